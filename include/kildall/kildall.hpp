@@ -1,0 +1,12 @@
+#pragma once
+/// \file
+/// The core of kildall in one include: graph concepts and orders, lattice
+/// concepts and lattices, and the fixed-point solvers. Needs only the standard
+/// library and Boost.Graph's headers. The optional parts have their own
+/// umbrella headers: `kildall/lp.hpp` (model builder), `kildall/lp/eigen.hpp`,
+/// `kildall/lp/glpk.hpp` (GPL), `kildall/ir.hpp` and `kildall/noisy.hpp`.
+
+#include <kildall/graph/concepts.hpp>
+#include <kildall/graph/reverse_postorder.hpp>
+#include <kildall/lattice/change_result.hpp>
+#include <kildall/lattice/concepts.hpp>
