@@ -1,0 +1,1 @@
+# Driver tests (see CMakeLists.txt: kildall_opt_test).

@@ -1,0 +1,384 @@
+// kildall-opt: an `mlir-opt`-shaped driver for kildall's reference IR.
+//
+//   kildall-opt [options] <input.mlir | -> [-o <output>]
+//
+// Parses and verifies the input, runs the requested passes in command-line
+// order, and prints the module (or an analysis dump, or a Graphviz CFG).
+// Every error is reported as `file:line:col: error: ...` (or `kildall-opt:
+// error: ...` for command-line problems) with exit code 1, and nothing is
+// written: the output file is opened only after everything succeeded.
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kildall/ir.hpp>
+#include <kildall/ir/analysis/int_range.hpp>
+#include <kildall/ir/analysis/sccp.hpp>
+
+namespace {
+
+using namespace kildall::ir;
+
+/// A command-line or I/O problem (reported as `kildall-opt: error: ...`).
+struct UsageError {
+  std::string message;
+};
+
+constexpr std::string_view usage_text =
+    "OVERVIEW: kildall reference-IR optimizer driver\n"
+    "\n"
+    "USAGE: kildall-opt [options] <input.mlir | -> [-o <output>]\n"
+    "\n"
+    "OPTIONS:\n"
+    "  --sccp                     Sparse conditional constant propagation, then fold constants and branches\n"
+    "  --int-range-optimizations  Fold arith.cmpi whose outcome integer range analysis decides\n"
+    "  --dump-analysis=<name>     Print one line per SSA value instead of the module (sccp | int-range)\n"
+    "  --debug-analysis           Trace every analysis step to stderr\n"
+    "  --dot                      Print the CFG as Graphviz, each value with its state (sccp, or the\n"
+    "                             analysis named by --dump-analysis)\n"
+    "  --timing                   Report wall time per phase to stderr\n"
+    "  -o <file>                  Output file (default: stdout); never the input file\n"
+    "  -h, --help                 This text\n";
+
+struct Options {
+  std::string input;
+  std::string output = "-";
+  std::vector<std::string> passes;  // "sccp", "int-range-optimizations"
+  std::string dump;                 // "", "sccp", "int-range"
+  bool debug = false;
+  bool dot = false;
+  bool timing = false;
+  bool help = false;
+};
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  bool have_input = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      options.help = true;
+    } else if (arg == "--sccp") {
+      options.passes.emplace_back("sccp");
+    } else if (arg == "--int-range-optimizations") {
+      options.passes.emplace_back("int-range-optimizations");
+    } else if (arg.starts_with("--dump-analysis=")) {
+      options.dump = std::string(arg.substr(16));
+      if (options.dump != "sccp" && options.dump != "int-range")
+        throw UsageError{"unknown analysis '" + options.dump + "' for --dump-analysis (expected sccp or int-range)"};
+    } else if (arg == "--debug-analysis") {
+      options.debug = true;
+    } else if (arg == "--dot") {
+      options.dot = true;
+    } else if (arg == "--timing") {
+      options.timing = true;
+    } else if (arg == "-o") {
+      if (i + 1 >= argc) throw UsageError{"option '-o' needs a file name"};
+      options.output = argv[++i];
+    } else if (arg.starts_with("-o") && arg.size() > 2) {
+      options.output = std::string(arg.substr(2));
+    } else if (arg == "-" || !arg.starts_with("-")) {
+      if (have_input) throw UsageError{"more than one input file: '" + options.input + "' and '" + std::string(arg) + "'"};
+      options.input = std::string(arg);
+      have_input = true;
+    } else {
+      throw UsageError{"unknown option '" + std::string(arg) + "' (see --help)"};
+    }
+  }
+  if (!options.help && !have_input) throw UsageError{"no input file (use '-' for stdin; see --help)"};
+  return options;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+std::string read_input(const std::string& path) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError{"cannot open input file '" + path + "'"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// Wall-clock phases for --timing.
+class Timer {
+ public:
+  void start(std::string name) {
+    name_ = std::move(name);
+    begin_ = std::chrono::steady_clock::now();
+  }
+  void stop() { rows_.emplace_back(name_, seconds_since(begin_)); }
+  void report(std::ostream& out, std::chrono::steady_clock::time_point total_begin) const {
+    const double total = seconds_since(total_begin);
+    out << "===" << std::string(73, '-') << "===\n"
+        << std::string(27, ' ') << "... Execution time report ...\n"
+        << "===" << std::string(73, '-') << "===\n"
+        << "  Total Execution Time: " << std::fixed << std::setprecision(4) << total << " seconds\n\n"
+        << "  ----Wall Time----  ----Name----\n";
+    const auto row = [&](double seconds, const std::string& name) {
+      const double percent = total > 0 ? 100.0 * seconds / total : 0.0;
+      out << "  " << std::setw(8) << std::fixed << std::setprecision(4) << seconds << " (" << std::setw(5)
+          << std::setprecision(1) << percent << "%)  " << name << "\n";
+    };
+    for (const auto& [name, seconds] : rows_) row(seconds, name);
+    row(total, "Total");
+  }
+
+ private:
+  static double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }
+  std::string name_;
+  std::chrono::steady_clock::time_point begin_;
+  std::vector<std::pair<std::string, double>> rows_;
+};
+
+/// Solver observer printing the --debug-analysis trace, shaped like MLIR's
+/// `--debug-only=int-range-analysis` output.
+template <class Describe>
+class TraceObserver {
+ public:
+  TraceObserver(const Function& fn, const OpRegistry& registry, std::string_view verb, Describe describe)
+      : fn_(&fn), registry_(&registry), namer_(fn), verb_(verb), describe_(describe) {}
+
+  template <class Event>
+  void on_visit(const Event& event) {
+    const ValueId v = event.node;
+    const ValueData& value = fn_->values[v];
+    std::cerr << verb_ << " for ";
+    if (value.is_block_argument) {
+      std::cerr << namer_.value(v) << " (argument #" << value.position << " of "
+                << (value.owner == 0 ? std::string("the entry block") : namer_.block(value.owner)) << ")";
+    } else {
+      std::cerr << print_op(*fn_, value.owner, *registry_, namer_);
+    }
+    std::cerr << "\n" << describe_(event.after, value.type) << (event.widened ? " (widened)" : "") << "\n";
+  }
+
+ private:
+  const Function* fn_;
+  const OpRegistry* registry_;
+  ValueNamer namer_;
+  std::string_view verb_;
+  Describe describe_;
+};
+
+std::string describe_range(const kildall::Interval* s, Type) {
+  return s ? "Inferred range " + kildall::to_mlir_debug_string(*s) : "Inferred range uninitialized";
+}
+
+std::string describe_constant(const ConstantState* s, Type type) {
+  if (!s || s->is_bottom()) return "Inferred constant uninitialized";
+  if (s->is_top()) return "Inferred constant overdefined";
+  if (type.width() == 0) return "Inferred constant " + std::to_string(s->constant());
+  return "Inferred constant " + std::to_string(sign_extend(s->constant(), type.width()));
+}
+
+/// Per-function analysis states as text, for --dump-analysis and --dot.
+struct FunctionStates {
+  std::vector<std::string> state;  // per value
+  std::vector<bool> executable;    // per block
+};
+
+void check_converged(const kildall::SolveOutcome<ValueId>& outcome, const Module& module, const Function& fn) {
+  if (outcome.converged()) return;
+  throw IrError(Diagnostic{module.source_name, fn.loc,
+                           "analysis of '@" + fn.name + "' stopped: " + std::string(to_string(outcome.status))});
+}
+
+kildall::SolverOptions solver_options() {
+  kildall::SolverOptions options;
+  options.narrowing_passes = 2;
+  return options;
+}
+
+FunctionStates analyse(const Module& module, const Function& fn, const std::string& analysis, bool debug) {
+  FunctionStates out;
+  const OpRegistry& registry = *module.registry;
+  const auto fill = [&](const auto& a) {
+    check_converged(a.result().outcome(), module, fn);
+    for (ValueId v = 0; v < fn.values.size(); ++v) out.state.push_back(a.describe(v));
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) out.executable.push_back(a.executable(b));
+  };
+  if (analysis == "int-range") {
+    if (debug) {
+      TraceObserver trace(fn, registry, "Inferring ranges", describe_range);
+      fill(IntRangeAnalysis(fn, nullptr, solver_options(), trace));
+    } else {
+      fill(IntRangeAnalysis(fn, nullptr, solver_options()));
+    }
+  } else {
+    if (debug) {
+      TraceObserver trace(fn, registry, "Inferring constant", describe_constant);
+      fill(SccpAnalysis(fn, registry, solver_options(), trace));
+    } else {
+      fill(SccpAnalysis(fn, registry, solver_options()));
+    }
+  }
+  return out;
+}
+
+void run_pass(Module& module, const std::string& pass, bool debug) {
+  for (Function& fn : module.functions) {
+    if (fn.is_declaration()) continue;
+    if (pass == "sccp") {
+      const auto run = [&](const SccpAnalysis& analysis) {
+        check_converged(analysis.result().outcome(), module, fn);
+        (void)apply_sccp(fn, analysis);
+      };
+      if (debug) {
+        TraceObserver trace(fn, *module.registry, "Inferring constant", describe_constant);
+        run(SccpAnalysis(fn, *module.registry, solver_options(), trace));
+      } else {
+        run(SccpAnalysis(fn, *module.registry, solver_options()));
+      }
+    } else {
+      const auto run = [&](const IntRangeAnalysis& analysis) {
+        check_converged(analysis.result().outcome(), module, fn);
+        (void)apply_int_range_optimizations(fn, analysis);
+      };
+      if (debug) {
+        TraceObserver trace(fn, *module.registry, "Inferring ranges", describe_range);
+        run(IntRangeAnalysis(fn, nullptr, solver_options(), trace));
+      } else {
+        run(IntRangeAnalysis(fn, nullptr, solver_options()));
+      }
+    }
+  }
+  verify(module);  // a pass must leave valid IR
+}
+
+void dump_analysis(const Module& module, const std::string& analysis, bool debug, std::string& out) {
+  for (const Function& fn : module.functions) {
+    if (fn.is_declaration()) continue;
+    out += "// @" + fn.name + "\n";
+    const FunctionStates states = analyse(module, fn, analysis, debug);
+    const ValueNamer namer(fn);
+    const auto line = [&](ValueId v) {
+      namer.append_value(out, v);
+      out += " = " + states.state[v] + "\n";
+    };
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) line(fn.argument(b, i));
+      for (const OpId op : fn.ops_of(b))
+        for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) line(fn.result(op, r));
+    }
+  }
+}
+
+std::string dot_escape(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\' || c == '{' || c == '}' || c == '<' || c == '>' || c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void print_dot(const Module& module, const std::string& analysis, bool debug, std::string& out) {
+  out += "digraph kildall {\n  node [shape=box, fontname=\"monospace\"];\n";
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const Function& fn = module.functions[f];
+    if (fn.is_declaration()) continue;
+    const FunctionStates states = analyse(module, fn, analysis, debug);
+    const ValueNamer namer(fn);
+    const CfgView cfg(fn);
+    const std::string prefix = "f" + std::to_string(f) + "_b";
+    out += "  subgraph cluster_" + std::to_string(f) + " {\n    label=\"@" + dot_escape(fn.name) + "\";\n";
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      std::string label = b == 0 ? std::string("entry") : namer.block(b);
+      label += states.executable[b] ? "\\l" : " (dead)\\l";
+      const auto line = [&](ValueId v) { label += dot_escape(namer.value(v) + " = " + states.state[v]) + "\\l"; };
+      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) line(fn.argument(b, i));
+      for (const OpId op : fn.ops_of(b))
+        for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) line(fn.result(op, r));
+      const OpId term = fn.terminator(b);
+      if (term != no_index) label += dot_escape(module.registry->op(fn.ops[term].code).name) + "\\l";
+      out += "    " + prefix + std::to_string(b) + " [label=\"" + label + "\"" +
+             (states.executable[b] ? "" : ", style=dashed") + "];\n";
+    }
+    for (const CfgEdge& e : cfg.edges()) {
+      out += "    " + prefix + std::to_string(e.source) + " -> " + prefix + std::to_string(e.target);
+      const OpId term = fn.terminator(e.source);
+      if (is(fn.ops[term].code, BuiltinOp::cond_br))
+        out += e.successor == fn.ops[term].successor_begin ? " [label=\"true\"]" : " [label=\"false\"]";
+      out += ";\n";
+    }
+    out += "  }\n";
+  }
+  out += "}\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto total_begin = std::chrono::steady_clock::now();
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+    if (options.help) {
+      std::cout << usage_text;
+      return 0;
+    }
+    if (options.input != "-" && options.output != "-" && same_file(options.input, options.output))
+      throw UsageError{"refusing to overwrite the input file '" + options.input + "' (choose another -o)"};
+    Timer timer;
+    const std::string source = read_input(options.input);
+    const std::string source_name = options.input == "-" ? "<stdin>" : options.input;
+    const OpRegistry registry;
+    timer.start("Parser");
+    Module module = parse_and_verify(source, registry, source_name);
+    timer.stop();
+    for (const std::string& pass : options.passes) {
+      timer.start(pass == "sccp" ? "SCCP" : "IntRangeOptimizations");
+      run_pass(module, pass, options.debug);
+      timer.stop();
+    }
+    // Output: the text is built in memory; the file is opened only once it is complete.
+    timer.start("Output");
+    std::string text;
+    if (options.dot) {
+      print_dot(module, options.dump.empty() ? std::string("sccp") : options.dump, options.debug, text);
+    } else if (!options.dump.empty()) {
+      dump_analysis(module, options.dump, options.debug, text);
+    } else {
+      print_module(module, text);
+    }
+    if (options.output == "-") {
+      std::cout << text;
+      std::cout.flush();
+      if (!std::cout) throw UsageError{"cannot write to stdout"};
+    } else {
+      std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+      if (!out) throw UsageError{"cannot open output file '" + options.output + "'"};
+      out << text;
+      out.close();
+      if (!out) throw UsageError{"cannot write output file '" + options.output + "'"};
+    }
+    timer.stop();
+    if (options.timing) timer.report(std::cerr, total_begin);
+    return 0;
+  } catch (const IrError& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const UsageError& e) {
+    std::cerr << "kildall-opt: error: " << e.message << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "kildall-opt: error: internal error: " << e.what() << "\n";
+  }
+  return 1;
+}

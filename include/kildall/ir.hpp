@@ -1,0 +1,19 @@
+#pragma once
+/// \file
+/// The reference IR in one include: MLIR-syntax parser and printer, verifier,
+/// interpreter, rewriter, and its CFG and def-use graph views. The analyses
+/// and rewrites on it (SCCP, integer ranges) are in `kildall/ir/analysis/`.
+
+#include <kildall/ir/arith.hpp>
+#include <kildall/ir/cfg_view.hpp>
+#include <kildall/ir/def_use_view.hpp>
+#include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/interpreter.hpp>
+#include <kildall/ir/lexer.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/parser.hpp>
+#include <kildall/ir/printer.hpp>
+#include <kildall/ir/rewriter.hpp>
+#include <kildall/ir/types.hpp>
+#include <kildall/ir/verifier.hpp>

@@ -1,0 +1,134 @@
+#pragma once
+/// \file
+/// Semantics of the `arith` ops on signless integers, exactly as MLIR defines
+/// them: two's-complement arithmetic wrapping at the type's bit width, with
+/// the signedness chosen by the op, not the type. Values are bit patterns
+/// zero-extended into a `std::uint64_t`. The cases MLIR leaves undefined
+/// (division or remainder by zero, signed `INT_MIN / -1` and `INT_MIN % -1`,
+/// shift amounts not below the bit width) are reported, never computed.
+/// The interpreter and SCCP's constant folding both use these functions.
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/types.hpp>
+
+namespace kildall::ir {
+
+/// The ten `arith.cmpi` predicates, numbered as in MLIR.
+enum class CmpIPredicate : std::uint8_t { eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge };
+
+/// The spellings of the predicates, indexed by `CmpIPredicate`.
+inline constexpr std::array<std::string_view, 10> predicate_names = {"eq",  "ne",  "slt", "sle", "sgt",
+                                                                     "sge", "ult", "ule", "ugt", "uge"};
+
+/// The spelling of `predicate` (`slt`, ...).
+[[nodiscard]] constexpr std::string_view predicate_name(CmpIPredicate predicate) {
+  return predicate_names[static_cast<std::size_t>(predicate)];
+}
+
+/// The predicate spelled `name`, if any.
+[[nodiscard]] constexpr std::optional<CmpIPredicate> parse_predicate(std::string_view name) {
+  for (std::size_t i = 0; i < predicate_names.size(); ++i)
+    if (predicate_names[i] == name) return static_cast<CmpIPredicate>(i);
+  return std::nullopt;
+}
+
+/// `a <predicate> b` on `width`-bit values.
+[[nodiscard]] constexpr bool evaluate_compare(CmpIPredicate predicate, std::uint64_t a, std::uint64_t b,
+                                              unsigned width) {
+  const std::uint64_t ua = a & width_mask(width), ub = b & width_mask(width);
+  const std::int64_t sa = sign_extend(a, width), sb = sign_extend(b, width);
+  switch (predicate) {
+    case CmpIPredicate::eq: return ua == ub;
+    case CmpIPredicate::ne: return ua != ub;
+    case CmpIPredicate::slt: return sa < sb;
+    case CmpIPredicate::sle: return sa <= sb;
+    case CmpIPredicate::sgt: return sa > sb;
+    case CmpIPredicate::sge: return sa >= sb;
+    case CmpIPredicate::ult: return ua < ub;
+    case CmpIPredicate::ule: return ua <= ub;
+    case CmpIPredicate::ugt: return ua > ub;
+    case CmpIPredicate::uge: return ua >= ub;
+  }
+  return false;
+}
+
+/// True for the seventeen two-operand `arith` ops (`addi` .. `maxui`).
+[[nodiscard]] constexpr bool is_binary_arith(OpCode code) {
+  return code >= code_of(BuiltinOp::addi) && code <= code_of(BuiltinOp::maxui);
+}
+
+/// True for `extsi`, `extui`, `trunci`.
+[[nodiscard]] constexpr bool is_cast(OpCode code) {
+  return code >= code_of(BuiltinOp::extsi) && code <= code_of(BuiltinOp::trunci);
+}
+
+/// Result of a binary `arith` op: the value, or nothing when undefined.
+struct ArithResult {
+  std::uint64_t value = 0;                ///< Result bits (zero-extended), when defined.
+  std::string_view undefined_reason = {};  ///< Non-empty when the result is undefined.
+  /// True when the result is defined.
+  [[nodiscard]] constexpr bool defined() const { return undefined_reason.empty(); }
+};
+
+/// Evaluates binary op `code` (see `is_binary_arith`) on `width`-bit operands.
+[[nodiscard]] constexpr ArithResult evaluate_binary(OpCode code, unsigned width, std::uint64_t a,
+                                                    std::uint64_t b) {
+  const std::uint64_t mask = width_mask(width);
+  a &= mask;
+  b &= mask;
+  const std::int64_t sa = sign_extend(a, width), sb = sign_extend(b, width);
+  const std::int64_t smin = sign_extend(std::uint64_t{1} << (width - 1), width);
+  const auto wrap = [mask](std::uint64_t v) { return ArithResult{v & mask}; };
+  const auto wrap_signed = [mask](std::int64_t v) { return ArithResult{static_cast<std::uint64_t>(v) & mask}; };
+  switch (static_cast<BuiltinOp>(code)) {
+    case BuiltinOp::addi: return wrap(a + b);
+    case BuiltinOp::subi: return wrap(a - b);
+    case BuiltinOp::muli: return wrap(a * b);
+    case BuiltinOp::divsi:
+      if (b == 0) return {0, "division by zero"};
+      if (sa == smin && sb == -1) return {0, "signed division overflow"};
+      return wrap_signed(sa / sb);
+    case BuiltinOp::divui:
+      if (b == 0) return {0, "division by zero"};
+      return wrap(a / b);
+    case BuiltinOp::remsi:
+      if (b == 0) return {0, "remainder by zero"};
+      if (sa == smin && sb == -1) return {0, "signed remainder overflow"};
+      return wrap_signed(sa % sb);
+    case BuiltinOp::remui:
+      if (b == 0) return {0, "remainder by zero"};
+      return wrap(a % b);
+    case BuiltinOp::andi: return wrap(a & b);
+    case BuiltinOp::ori: return wrap(a | b);
+    case BuiltinOp::xori: return wrap(a ^ b);
+    case BuiltinOp::shli:
+      if (b >= width) return {0, "shift amount not below the bit width"};
+      return wrap(a << b);
+    case BuiltinOp::shrui:
+      if (b >= width) return {0, "shift amount not below the bit width"};
+      return wrap(a >> b);
+    case BuiltinOp::shrsi:
+      if (b >= width) return {0, "shift amount not below the bit width"};
+      return wrap_signed(sa >> b);  // arithmetic shift (C++20)
+    case BuiltinOp::minsi: return wrap_signed(std::min(sa, sb));
+    case BuiltinOp::maxsi: return wrap_signed(std::max(sa, sb));
+    case BuiltinOp::minui: return wrap(std::min(a, b));
+    case BuiltinOp::maxui: return wrap(std::max(a, b));
+    default: return {0, "not a binary arith op"};
+  }
+}
+
+/// Evaluates cast `code` (see `is_cast`) of a `from`-bit value to `to` bits.
+[[nodiscard]] constexpr std::uint64_t evaluate_cast(OpCode code, unsigned from, unsigned to, std::uint64_t a) {
+  a &= width_mask(from);
+  if (is(code, BuiltinOp::extsi)) return static_cast<std::uint64_t>(sign_extend(a, from)) & width_mask(to);
+  return a & width_mask(to);  // extui keeps the bits, trunci drops the high ones
+}
+
+}  // namespace kildall::ir

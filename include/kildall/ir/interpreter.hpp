@@ -1,0 +1,252 @@
+#pragma once
+/// \file
+/// A reference interpreter with exact wrapping integer semantics (arith.hpp)
+/// for every built-in op, and the `eval` hook for dialect ops. Calls use an
+/// explicit frame stack (no C++ recursion, so deep recursion in the program
+/// cannot overflow the host stack), and a step budget turns non-terminating
+/// programs into a reported status. Undefined behaviour (division by zero,
+/// signed overflow of `divsi`/`remsi`, over-wide shifts, a dialect op's own
+/// undefined cases) stops execution with a status and the op's location; it
+/// is never executed. An optional observer sees every value as it is
+/// defined and every block as it is entered: the oracle that the analyses'
+/// tests compare against.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <kildall/ir/arith.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+
+namespace kildall::ir {
+
+/// How an execution ended.
+enum class ExecStatus : std::uint8_t {
+  returned,            ///< The function returned; `results` holds the values.
+  undefined_behavior,  ///< An op's behaviour was undefined; `message` and `loc` say which.
+  step_limit,          ///< The step budget ran out (e.g. an infinite loop).
+  error,               ///< Bad request or an op without semantics (call to a declaration, ...).
+};
+
+/// The outcome of one execution.
+struct ExecResult {
+  ExecStatus status = ExecStatus::returned;  ///< How it ended.
+  std::vector<std::uint64_t> results;        ///< Returned bit patterns (when `returned`).
+  std::string message;                       ///< Why it stopped otherwise.
+  SourceLoc loc;                             ///< The op that stopped it.
+  std::uint64_t steps = 0;                   ///< Ops executed.
+};
+
+/// Interpreter options.
+struct InterpreterOptions {
+  std::uint64_t max_steps = 1'000'000;  ///< Step budget (ops executed).
+  /// Called for every value defined (function index, value, bits); may be empty.
+  std::function<void(std::uint32_t, ValueId, std::uint64_t)> on_value;
+  /// Called for every block entered (function index, block); may be empty.
+  std::function<void(std::uint32_t, BlockId)> on_block;
+};
+
+/// Executes functions of one module (which must be verified and outlive the interpreter).
+class Interpreter {
+ public:
+  /// Prepares to run functions of `module`.
+  explicit Interpreter(const Module& module) : module_(&module), registry_(module.registry) {
+    for (std::uint32_t i = 0; i < module.functions.size(); ++i) by_name_.emplace(module.functions[i].name, i);
+    callee_.resize(module.functions.size());
+    for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+      const Function& fn = module.functions[f];
+      callee_[f].assign(fn.ops.size(), no_index);
+      for (OpId op = 0; op < fn.ops.size(); ++op)
+        if (is(fn.ops[op].code, BuiltinOp::call)) {
+          const auto it = by_name_.find(fn.arena_string(fn.ops[op].imm, fn.ops[op].aux));
+          if (it != by_name_.end()) callee_[f][op] = it->second;
+        }
+    }
+  }
+
+  /// Runs function `name` on `arguments` (bit patterns; integer arguments are truncated to their width).
+  [[nodiscard]] ExecResult run(std::string_view name, std::span<const std::uint64_t> arguments,
+                               const InterpreterOptions& options = {}) const {
+    const auto it = by_name_.find(name);
+    if (it == by_name_.end()) return fail(ExecStatus::error, "no function '@" + std::string(name) + "'", {});
+    return run(it->second, arguments, options);
+  }
+
+  /// Runs function number `function` on `arguments`.
+  [[nodiscard]] ExecResult run(std::uint32_t function, std::span<const std::uint64_t> arguments,
+                               const InterpreterOptions& options = {}) const {
+    const Function& entry = module_->functions[function];
+    if (arguments.size() != entry.argument_types.size())
+      return fail(ExecStatus::error, "wrong number of arguments for '@" + entry.name + "'", entry.loc);
+    std::vector<Frame> stack;
+    std::vector<std::uint64_t> scratch, results;
+    ExecResult outcome;
+    if (!push_frame(stack, function, arguments, options, outcome)) return outcome;
+    while (true) {
+      Frame& frame = stack.back();
+      const Function& fn = module_->functions[frame.function];
+      const OpData& o = fn.ops[frame.op];
+      if (++outcome.steps > options.max_steps) {
+        outcome.status = ExecStatus::step_limit;
+        outcome.message = "step limit of " + std::to_string(options.max_steps) + " exceeded";
+        outcome.loc = o.loc;
+        return outcome;
+      }
+      auto& regs = frame.registers;
+      const auto operands = fn.operands_of(frame.op);
+      const auto set = [&](ValueId v, std::uint64_t bits) {
+        regs[v] = bits;
+        if (options.on_value) options.on_value(frame.function, v, bits);
+      };
+      const auto width_of = [&](ValueId v) { return fn.values[v].type.width(); };
+      const OpCode code = o.code;
+      if (code < code_of(BuiltinOp::count)) {
+        switch (static_cast<BuiltinOp>(code)) {
+          case BuiltinOp::constant: set(o.result_begin, o.imm); break;
+          case BuiltinOp::cmpi:
+            set(o.result_begin, evaluate_compare(static_cast<CmpIPredicate>(o.imm), regs[operands[0]],
+                                                 regs[operands[1]], width_of(operands[0]))
+                                    ? 1
+                                    : 0);
+            break;
+          case BuiltinOp::select: set(o.result_begin, regs[operands[0]] ? regs[operands[1]] : regs[operands[2]]); break;
+          case BuiltinOp::extsi:
+          case BuiltinOp::extui:
+          case BuiltinOp::trunci:
+            set(o.result_begin,
+                evaluate_cast(code, width_of(operands[0]), width_of(o.result_begin), regs[operands[0]]));
+            break;
+          case BuiltinOp::br:
+          case BuiltinOp::cond_br: {
+            std::uint32_t taken = 0;
+            if (is(code, BuiltinOp::cond_br)) taken = regs[operands[0]] ? 0 : 1;
+            const Successor& s = fn.successors[o.successor_begin + taken];
+            enter_block(frame, fn, s, scratch, options);
+            continue;
+          }
+          case BuiltinOp::return_: {
+            results.clear();
+            for (const ValueId v : operands) results.push_back(regs[v]);
+            stack.pop_back();
+            if (stack.empty()) {
+              outcome.status = ExecStatus::returned;
+              outcome.results = results;
+              return outcome;
+            }
+            Frame& caller = stack.back();
+            const Function& caller_fn = module_->functions[caller.function];
+            const OpData& call = caller_fn.ops[caller.op];
+            for (std::uint32_t i = 0; i < call.result_count; ++i) {
+              caller.registers[call.result_begin + i] = results[i];
+              if (options.on_value) options.on_value(caller.function, call.result_begin + i, results[i]);
+            }
+            caller.op = call.next;
+            continue;
+          }
+          case BuiltinOp::call: {
+            const std::uint32_t callee = callee_[frame.function][frame.op];
+            if (callee == no_index || module_->functions[callee].is_declaration())
+              return fail(ExecStatus::error, "call to a function without body", o.loc, outcome.steps);
+            scratch.clear();
+            for (const ValueId v : operands) scratch.push_back(regs[v]);
+            const std::vector<std::uint64_t> arguments_copy = scratch;
+            if (!push_frame(stack, callee, arguments_copy, options, outcome)) return outcome;
+            continue;  // `frame` may dangle now; the loop re-reads the top.
+          }
+          case BuiltinOp::count: break;
+          default: {  // binary arith
+            const ArithResult r = evaluate_binary(code, width_of(o.result_begin), regs[operands[0]], regs[operands[1]]);
+            if (!r.defined())
+              return fail(ExecStatus::undefined_behavior, std::string(r.undefined_reason), o.loc, outcome.steps);
+            set(o.result_begin, r.value);
+            break;
+          }
+        }
+      } else {
+        const OpDefinition& def = registry_->op(code);
+        if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + def.name + "'", o.loc, outcome.steps);
+        scratch.clear();
+        for (const ValueId v : operands) scratch.push_back(regs[v]);
+        std::vector<std::uint64_t> out(o.result_count, 0);
+        EvalStatus status = def.eval(fn, frame.op, scratch, out);
+        if (!status.ok) return fail(ExecStatus::undefined_behavior, std::move(status.message), o.loc, outcome.steps);
+        if (def.terminator) return fail(ExecStatus::error, "dialect terminators cannot be interpreted", o.loc, outcome.steps);
+        for (std::uint32_t i = 0; i < o.result_count; ++i) set(o.result_begin + i, out[i]);
+      }
+      frame.op = o.next;
+    }
+  }
+
+ private:
+  struct Frame {
+    std::uint32_t function = 0;
+    OpId op = no_index;
+    std::vector<std::uint64_t> registers;
+  };
+
+  static ExecResult fail(ExecStatus status, std::string message, SourceLoc loc, std::uint64_t steps = 0) {
+    ExecResult r;
+    r.status = status;
+    r.message = std::move(message);
+    r.loc = loc;
+    r.steps = steps;
+    return r;
+  }
+
+  bool push_frame(std::vector<Frame>& stack, std::uint32_t function, std::span<const std::uint64_t> arguments,
+                  const InterpreterOptions& options, ExecResult& outcome) const {
+    const Function& fn = module_->functions[function];
+    if (fn.is_declaration()) {
+      outcome = fail(ExecStatus::error, "'@" + fn.name + "' has no body", fn.loc, outcome.steps);
+      return false;
+    }
+    Frame frame;
+    frame.function = function;
+    frame.registers.assign(fn.values.size(), 0);
+    frame.op = fn.blocks[0].first_op;
+    if (options.on_block) options.on_block(function, 0);
+    for (std::uint32_t i = 0; i < arguments.size(); ++i) {
+      const ValueId v = fn.argument(0, i);
+      const unsigned width = fn.values[v].type.width();
+      const std::uint64_t bits = width ? arguments[i] & width_mask(width) : arguments[i];
+      frame.registers[v] = bits;
+      if (options.on_value) options.on_value(function, v, bits);
+    }
+    stack.push_back(std::move(frame));
+    return true;
+  }
+
+  void enter_block(Frame& frame, const Function& fn, const Successor& s, std::vector<std::uint64_t>& scratch,
+                   const InterpreterOptions& options) const {
+    const auto forwarded = fn.successor_operands(frame.op, s);
+    scratch.assign(forwarded.size(), 0);
+    for (std::size_t i = 0; i < forwarded.size(); ++i) scratch[i] = frame.registers[forwarded[i]];  // parallel copy
+    if (options.on_block) options.on_block(frame.function, s.block);
+    for (std::uint32_t i = 0; i < scratch.size(); ++i) {
+      const ValueId arg = fn.argument(s.block, i);
+      frame.registers[arg] = scratch[i];
+      if (options.on_value) options.on_value(frame.function, arg, scratch[i]);
+    }
+    frame.op = fn.blocks[s.block].first_op;
+  }
+
+  const Module* module_;
+  const OpRegistry* registry_;
+  std::unordered_map<std::string_view, std::uint32_t> by_name_;
+  std::vector<std::vector<std::uint32_t>> callee_;
+};
+
+/// Runs function `name` of `module` once (see `Interpreter`).
+[[nodiscard]] inline ExecResult interpret(const Module& module, std::string_view name,
+                                          std::span<const std::uint64_t> arguments,
+                                          const InterpreterOptions& options = {}) {
+  return Interpreter(module).run(name, arguments, options);
+}
+
+}  // namespace kildall::ir

@@ -1,0 +1,224 @@
+#pragma once
+/// \file
+/// The data structures of the reference IR: a `Module` of `Function`s, each a
+/// list of blocks of operations in SSA form, in the style of MLIR's `func`
+/// dialect. Everything is index based and stored in flat vectors: a function
+/// owns one vector of operations, one of values, one flat array of operand
+/// value ids and one of successors, so walking a million-op function touches
+/// contiguous memory and no pointers. Operations of a block form a doubly
+/// linked list through indices so that rewrites can insert and erase in O(1).
+///
+/// Operands of an operation are `[regular operands..., successor 0 operands...,
+/// successor 1 operands...]`, like MLIR; each successor records how many of the
+/// trailing operands it forwards to its block's arguments.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/types.hpp>
+
+namespace kildall::ir {
+
+/// Index of a value (operation result or block argument) within its function.
+using ValueId = std::uint32_t;
+/// Index of an operation within its function.
+using OpId = std::uint32_t;
+/// Index of a block within its function (blocks are numbered in layout order; 0 is the entry).
+using BlockId = std::uint32_t;
+/// Index of an operation kind in an `OpRegistry`.
+using OpCode = std::uint32_t;
+
+/// The "none" index for `ValueId`, `OpId` and `BlockId`.
+inline constexpr std::uint32_t no_index = std::numeric_limits<std::uint32_t>::max();
+
+/// An SSA value: an operation result or a block argument.
+struct ValueData {
+  Type type;                          ///< Its type.
+  std::uint32_t owner = no_index;     ///< Defining op (result) or owning block (argument).
+  std::uint32_t position = 0;         ///< Result number or argument number.
+  std::uint32_t name_begin = 0;       ///< Name (without '%') in `Function::names`; empty = unnamed.
+  std::uint32_t name_size = 0;        ///< Length of the name.
+  bool is_block_argument = false;     ///< True for block arguments.
+};
+
+/// One control-flow successor of a terminator.
+struct Successor {
+  BlockId block = no_index;           ///< Target block.
+  std::uint32_t operand_begin = 0;    ///< First forwarded operand, relative to the op's operands.
+  std::uint32_t operand_count = 0;    ///< Number of operands forwarded to the block's arguments.
+};
+
+/// An operation.
+struct OpData {
+  OpCode code = 0;                     ///< Kind (index into the registry).
+  BlockId block = no_index;            ///< Parent block.
+  OpId prev = no_index;                ///< Previous op in the block.
+  OpId next = no_index;                ///< Next op in the block.
+  std::uint32_t operand_begin = 0;     ///< First operand in `Function::operands`.
+  std::uint32_t operand_count = 0;     ///< Number of operands (including successor operands).
+  ValueId result_begin = 0;            ///< First result (results are consecutive values).
+  std::uint32_t result_count = 0;      ///< Number of results.
+  std::uint32_t successor_begin = 0;   ///< First successor in `Function::successors`.
+  std::uint32_t successor_count = 0;   ///< Number of successors.
+  std::uint64_t imm = 0;               ///< Inline attribute: constant bits, predicate, or a string offset.
+  std::uint32_t aux = 0;               ///< Second inline attribute word (e.g. a string length).
+  SourceLoc loc;                       ///< Location of the op name in the source.
+  bool erased = false;                 ///< Set by `Rewriter::erase`; erased ops are unlinked.
+};
+
+/// A basic block.
+struct BlockData {
+  OpId first_op = no_index;            ///< First op (or `no_index` if empty).
+  OpId last_op = no_index;             ///< Last op; the terminator once verified.
+  ValueId argument_begin = 0;          ///< First argument (arguments are consecutive values).
+  std::uint32_t argument_count = 0;    ///< Number of arguments.
+  std::uint32_t name_begin = 0;        ///< Label (without '^') in `Function::names`; empty = unnamed.
+  std::uint32_t name_size = 0;         ///< Length of the label.
+  SourceLoc loc;                       ///< Location of the label (or of the body for the entry block).
+};
+
+/// A `func.func`: signature plus a body of blocks (no blocks = an external declaration).
+struct Function {
+  std::string name;                    ///< Symbol name, without '@'.
+  std::vector<Type> result_types;      ///< Result types of the signature.
+  std::vector<Type> argument_types;    ///< Argument types (= entry block arguments).
+  bool is_private = false;             ///< `func.func private`.
+  SourceLoc loc;                       ///< Location of `func.func`.
+
+  std::vector<BlockData> blocks;       ///< Blocks in layout order; block 0 is the entry.
+  std::vector<OpData> ops;             ///< All ops, including erased ones.
+  std::vector<ValueData> values;       ///< All values.
+  std::vector<ValueId> operands;       ///< Flat operand array.
+  std::vector<Successor> successors;   ///< Flat successor array.
+  std::string names;                   ///< Arena of value/block names and string attributes.
+
+  /// True for a declaration without body.
+  [[nodiscard]] bool is_declaration() const { return blocks.empty(); }
+  /// The operands of `op`.
+  [[nodiscard]] std::span<const ValueId> operands_of(OpId op) const {
+    const OpData& o = ops[op];
+    return {operands.data() + o.operand_begin, o.operand_count};
+  }
+  /// The operands of `op`, mutable.
+  [[nodiscard]] std::span<ValueId> operands_of(OpId op) {
+    const OpData& o = ops[op];
+    return {operands.data() + o.operand_begin, o.operand_count};
+  }
+  /// The successors of `op`.
+  [[nodiscard]] std::span<const Successor> successors_of(OpId op) const {
+    const OpData& o = ops[op];
+    return {successors.data() + o.successor_begin, o.successor_count};
+  }
+  /// The operands that successor `s` of `op` forwards.
+  [[nodiscard]] std::span<const ValueId> successor_operands(OpId op, const Successor& s) const {
+    return operands_of(op).subspan(s.operand_begin, s.operand_count);
+  }
+  /// The number of regular (non-successor) operands of `op`.
+  [[nodiscard]] std::uint32_t regular_operand_count(OpId op) const {
+    const OpData& o = ops[op];
+    return o.successor_count == 0 ? o.operand_count : successors[o.successor_begin].operand_begin;
+  }
+  /// Result `i` of `op`.
+  [[nodiscard]] ValueId result(OpId op, std::uint32_t i = 0) const { return ops[op].result_begin + i; }
+  /// Argument `i` of `block`.
+  [[nodiscard]] ValueId argument(BlockId block, std::uint32_t i) const { return blocks[block].argument_begin + i; }
+  /// The terminator (last op) of `block`, or `no_index` if the block is empty.
+  [[nodiscard]] OpId terminator(BlockId block) const { return blocks[block].last_op; }
+  /// The name of `value` without '%' (empty if unnamed).
+  [[nodiscard]] std::string_view value_name(ValueId value) const {
+    return std::string_view(names).substr(values[value].name_begin, values[value].name_size);
+  }
+  /// The label of `block` without '^' (empty if unnamed).
+  [[nodiscard]] std::string_view block_name(BlockId block) const {
+    return std::string_view(names).substr(blocks[block].name_begin, blocks[block].name_size);
+  }
+  /// The string stored in the arena at [`begin`, `begin + size`).
+  [[nodiscard]] std::string_view arena_string(std::uint64_t begin, std::uint32_t size) const {
+    return std::string_view(names).substr(static_cast<std::size_t>(begin), size);
+  }
+  /// Appends `text` to the arena and returns its offset.
+  std::uint32_t intern(std::string_view text) {
+    const auto begin = static_cast<std::uint32_t>(names.size());
+    names.append(text);
+    return begin;
+  }
+  /// The block that defines `value` (its parent block for a result).
+  [[nodiscard]] BlockId defining_block(ValueId value) const {
+    const ValueData& v = values[value];
+    return v.is_block_argument ? v.owner : ops[v.owner].block;
+  }
+  /// The ops of `block` in order (a forward range over `OpId`).
+  class BlockOps;
+  [[nodiscard]] BlockOps ops_of(BlockId block) const;
+};
+
+/// A forward range over the ops of one block, following the `next` links.
+class Function::BlockOps {
+ public:
+  /// Iterator over `OpId`.
+  class iterator {
+   public:
+    using value_type = OpId;               ///< Iterated type.
+    using difference_type = std::ptrdiff_t;  ///< Required by std::forward_iterator.
+    iterator() = default;
+    /// Position at `op` of `fn`.
+    iterator(const Function* fn, OpId op) : fn_(fn), op_(op) {}
+    /// The current op.
+    OpId operator*() const { return op_; }
+    /// Advances to the next op.
+    iterator& operator++() {
+      op_ = fn_->ops[op_].next;
+      return *this;
+    }
+    /// Post-increment.
+    iterator operator++(int) {
+      iterator copy = *this;
+      ++*this;
+      return copy;
+    }
+    /// Iterators compare by position.
+    friend bool operator==(const iterator& a, const iterator& b) { return a.op_ == b.op_; }
+
+   private:
+    const Function* fn_ = nullptr;
+    OpId op_ = no_index;
+  };
+  /// The ops of `block` in `fn`.
+  BlockOps(const Function& fn, BlockId block) : fn_(&fn), first_(fn.blocks[block].first_op) {}
+  /// First op.
+  [[nodiscard]] iterator begin() const { return {fn_, first_}; }
+  /// Past the last op.
+  [[nodiscard]] iterator end() const { return {fn_, no_index}; }
+
+ private:
+  const Function* fn_;
+  OpId first_;
+};
+
+inline Function::BlockOps Function::ops_of(BlockId block) const { return BlockOps(*this, block); }
+
+class OpRegistry;
+
+/// A module: functions in textual order.
+struct Module {
+  std::vector<Function> functions;     ///< The functions.
+  std::string name;                    ///< `module @name` (empty if none).
+  std::string source_name;             ///< File name used in diagnostics.
+  const OpRegistry* registry = nullptr;  ///< The op table the module was built with (must outlive it).
+
+  /// The function named `name` (without '@'), if any.
+  [[nodiscard]] std::optional<std::uint32_t> find_function(std::string_view name) const {
+    for (std::uint32_t i = 0; i < functions.size(); ++i)
+      if (functions[i].name == name) return i;
+    return std::nullopt;
+  }
+};
+
+}  // namespace kildall::ir

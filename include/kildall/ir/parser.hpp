@@ -1,0 +1,724 @@
+#pragma once
+/// \file
+/// The parser for the MLIR custom syntax subset (see docs/ir.md): an optional
+/// `module`, `func.func` definitions and declarations, blocks with arguments,
+/// and every op registered in an `OpRegistry`. It is a hand-written
+/// recursive-descent parser whose nesting is bounded by the grammar (module >
+/// function > block > op), never by the input: a million ops or blocks are
+/// parsed by loops. Forward references to values and blocks are resolved when
+/// a function ends, as MLIR does. Every malformed input throws `IrError`
+/// carrying `file:line:col`.
+///
+/// Dialect parse hooks receive an `OpAsmParser`, the small API below
+/// (`parse_operand`, `resolve_operand`, `parse_type`, `expect`, ...).
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <kildall/ir/arith.hpp>
+#include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/lexer.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/types.hpp>
+
+namespace kildall::ir {
+
+/// What a parse hook produces for one op: operands, result types, successors and inline attributes.
+struct OperationState {
+  std::vector<ValueId> operands;      ///< Resolved operands (via `OpAsmParser::resolve_operand`).
+  std::vector<Type> result_types;     ///< One type per result.
+  std::vector<Successor> successors;  ///< Successors; `operand_begin` is relative to `operands`.
+  std::uint64_t imm = 0;              ///< Inline attribute word (see `OpData::imm`).
+  std::uint32_t aux = 0;              ///< Second inline attribute word.
+
+  /// Empties the state for the next op (keeps capacity).
+  void clear() {
+    operands.clear();
+    result_types.clear();
+    successors.clear();
+    imm = 0;
+    aux = 0;
+  }
+};
+
+/// A value reference that has been read but not yet given a type.
+struct UnresolvedOperand {
+  std::string_view name;  ///< Spelling including '%'.
+  SourceLoc loc;          ///< Where it was written.
+};
+
+namespace detail {
+
+/// Whether `text` (after the sigil) is all decimal digits, and its value.
+[[nodiscard]] inline std::optional<std::uint32_t> numeric_name(std::string_view text) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  std::uint32_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<std::uint32_t>(c - '0');
+  }
+  if (text.size() > 1 && text[0] == '0') return std::nullopt;  // "%01" is a distinct name from "%1"
+  return value;
+}
+
+}  // namespace detail
+
+/// The parser and the API offered to dialect parse hooks.
+class OpAsmParser {
+ public:
+  /// Parses `source` (named `file` in diagnostics) with the ops of `registry`.
+  OpAsmParser(std::string_view source, const OpRegistry& registry, std::string file)
+      : lexer_(source, std::move(file)), registry_(&registry) {
+    token_ = lexer_.next();
+  }
+
+  /// Parses the whole input into a module. Throws `IrError` on malformed input.
+  /// The module is not verified (see `verify` in verifier.hpp).
+  [[nodiscard]] Module parse_module() {
+    Module module;
+    module.source_name = lexer_.file();
+    module.registry = registry_;
+    bool wrapped = false;
+    if (token_.kind == TokenKind::bare_identifier && token_.text == "module") {
+      consume();
+      wrapped = true;
+      if (token_.kind == TokenKind::at_identifier) module.name = std::string(consume().text.substr(1));
+      skip_attribute_dictionary_keyword();
+      expect(TokenKind::l_brace, "'{' to begin the module body");
+    }
+    std::unordered_map<std::string, SourceLoc> seen;
+    while (true) {
+      if (wrapped && token_.kind == TokenKind::r_brace) {
+        consume();
+        break;
+      }
+      if (!wrapped && token_.kind == TokenKind::eof) break;
+      if (token_.kind == TokenKind::bare_identifier && token_.text == "func.func") {
+        module.functions.emplace_back();
+        parse_function(module.functions.back());
+        if (!seen.emplace(module.functions.back().name, module.functions.back().loc).second)
+          error(module.functions.back().loc, "redefinition of symbol '@" + module.functions.back().name + "'");
+      } else {
+        error(token_.loc, "expected 'func.func'" + std::string(wrapped ? " or '}'" : "") + ", found " +
+                              quote(token_));
+      }
+    }
+    if (token_.kind != TokenKind::eof) error(token_.loc, "expected end of file, found " + quote(token_));
+    return module;
+  }
+
+  // ----- API for parse hooks ---------------------------------------------------------
+
+  /// The registry in use.
+  [[nodiscard]] const OpRegistry& registry() const { return *registry_; }
+  /// The current (not yet consumed) token.
+  [[nodiscard]] const Token& peek() const { return token_; }
+  /// Consumes and returns the current token.
+  Token consume() {
+    Token current = token_;
+    token_ = lexer_.next();
+    return current;
+  }
+  /// Consumes a token of `kind`, or throws "expected <what>".
+  Token expect(TokenKind kind, std::string_view what = {}) {
+    if (token_.kind != kind)
+      error(token_.loc, "expected " + std::string(what.empty() ? describe(kind) : what) + ", found " + quote(token_));
+    return consume();
+  }
+  /// Consumes a token of `kind` if it is next.
+  bool consume_if(TokenKind kind) {
+    if (token_.kind != kind) return false;
+    consume();
+    return true;
+  }
+  /// Consumes the bare keyword `word`, or throws.
+  void expect_keyword(std::string_view word) {
+    if (token_.kind != TokenKind::bare_identifier || token_.text != word)
+      error(token_.loc, "expected '" + std::string(word) + "', found " + quote(token_));
+    consume();
+  }
+  /// Consumes the bare keyword `word` if it is next.
+  bool consume_keyword_if(std::string_view word) {
+    if (token_.kind != TokenKind::bare_identifier || token_.text != word) return false;
+    consume();
+    return true;
+  }
+  /// Reads a `%value` reference (to be resolved once its type is known).
+  UnresolvedOperand parse_operand() {
+    const Token t = expect(TokenKind::percent_identifier, "SSA operand");
+    return {t.text, t.loc};
+  }
+  /// Resolves `operand` as having type `type` and appends it to `state.operands`.
+  void resolve_operand(const UnresolvedOperand& operand, Type type, OperationState& state) {
+    state.operands.push_back(resolve_use(operand, type));
+  }
+  /// Reads a type: `iN`, `index` or a registered `!dialect.type`.
+  Type parse_type() {
+    const Token t = token_;
+    if (t.kind == TokenKind::bare_identifier) {
+      if (t.text == "index") {
+        consume();
+        return Type::index();
+      }
+      if (t.text.size() >= 2 && t.text[0] == 'i') {
+        unsigned width = 0;
+        const auto [ptr, ec] = std::from_chars(t.text.data() + 1, t.text.data() + t.text.size(), width);
+        if (ec == std::errc{} && ptr == t.text.data() + t.text.size() && t.text[1] != '0') {
+          if (width < 1 || width > 64) error(t.loc, "integer bitwidth " + std::to_string(width) + " is not supported (1 to 64)");
+          consume();
+          return Type::integer(width);
+        }
+        if (t.text == "i0") error(t.loc, "integer bitwidth 0 is not supported (1 to 64)");
+      }
+    } else if (t.kind == TokenKind::bang_identifier) {
+      if (const auto type = registry_->find_type(t.text.substr(1))) {
+        consume();
+        return *type;
+      }
+      error(t.loc, "unknown type '" + std::string(t.text) + "'");
+    } else if (t.kind == TokenKind::integer) {
+      error(t.loc, "expected a type, found " + quote(t));
+    }
+    error(t.loc, "expected a type, found " + quote(t));
+  }
+  /// Reads `T1, T2, ...` (at least one type).
+  std::vector<Type> parse_type_list() {
+    std::vector<Type> types{parse_type()};
+    while (consume_if(TokenKind::comma)) types.push_back(parse_type());
+    return types;
+  }
+  /// Reads an integer literal (optionally negative) that must fit `type`
+  /// (as a signed or unsigned value, like MLIR) and returns its bits.
+  std::uint64_t parse_integer(Type type) {
+    const SourceLoc loc = token_.loc;
+    const bool negative = consume_if(TokenKind::minus);
+    const Token literal = expect(TokenKind::integer, "integer literal");
+    if (!type.is_integer_like())
+      error(loc, "integer literal needs an integer type, not '" + registry_->type_name(type) + "'");
+    return literal_bits(loc, negative, literal, type);
+  }
+  /// Reads `^label` and returns the (possibly forward-referenced) block.
+  BlockId parse_successor_block() {
+    const Token t = expect(TokenKind::caret_identifier, "block label");
+    return block_for(t.text, t.loc);
+  }
+  /// Reads `^label` or `^label(%a, %b : T1, T2)` and appends a successor to `state`.
+  void parse_successor(OperationState& state) {
+    Successor successor;
+    successor.block = parse_successor_block();
+    successor.operand_begin = static_cast<std::uint32_t>(state.operands.size());
+    if (consume_if(TokenKind::l_paren)) {
+      std::vector<UnresolvedOperand> refs;
+      refs.push_back(parse_operand());
+      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+      expect(TokenKind::colon, "':' and the types of the block operands");
+      const SourceLoc types_loc = token_.loc;
+      const std::vector<Type> types = parse_type_list();
+      if (types.size() != refs.size())
+        error(types_loc, "expected " + std::to_string(refs.size()) + " types for the block operands, found " +
+                             std::to_string(types.size()));
+      for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], types[i], state);
+      expect(TokenKind::r_paren);
+    }
+    successor.operand_count = static_cast<std::uint32_t>(state.operands.size()) - successor.operand_begin;
+    state.successors.push_back(successor);
+  }
+  /// The number of result names bound on the left of the op being parsed.
+  [[nodiscard]] std::uint32_t result_count() const { return static_cast<std::uint32_t>(lhs_.size()); }
+  /// Location of the op name being parsed.
+  [[nodiscard]] SourceLoc op_loc() const { return op_loc_; }
+  /// Stores `text` in the current function's string arena; returns its offset (see `Function::arena_string`).
+  std::uint32_t intern(std::string_view text) { return fn_->intern(text); }
+  /// Throws `IrError` with `message` at `loc`.
+  [[noreturn]] void error(SourceLoc loc, std::string message) const { lexer_.fail(loc, std::move(message)); }
+  /// `'text'` of a token, or "end of file".
+  [[nodiscard]] static std::string quote(const Token& t) {
+    if (t.kind == TokenKind::eof) return "end of file";
+    return "'" + std::string(t.text) + "'";
+  }
+
+ private:
+  static constexpr std::uint32_t placeholder_bit = 0x80000000u;
+
+  struct Placeholder {
+    Type type;
+    SourceLoc first_use;
+    std::string_view name;
+    ValueId resolved = no_index;
+  };
+  struct BlockRef {
+    std::string_view name;
+    SourceLoc first_ref;
+    bool defined = false;
+  };
+
+  void skip_attribute_dictionary_keyword() {
+    if (token_.kind == TokenKind::bare_identifier && token_.text == "attributes")
+      error(token_.loc, "attributes are not supported");
+  }
+
+  // ----- names ------------------------------------------------------------------------
+
+  std::uint32_t* lookup_slot(std::string_view name, bool create) {
+    if (const auto number = detail::numeric_name(name.substr(1))) {
+      if (*number >= numeric_.size()) {
+        if (!create) return nullptr;
+        numeric_.resize(std::max<std::size_t>(*number + 1, numeric_.size() * 2), 0);
+      }
+      return &numeric_[*number];
+    }
+    if (!create) {
+      const auto it = named_.find(name);
+      return it == named_.end() ? nullptr : &it->second;
+    }
+    return &named_.try_emplace(name, 0).first->second;
+  }
+
+  ValueId resolve_use(const UnresolvedOperand& operand, Type type) {
+    std::uint32_t& slot = *lookup_slot(operand.name, true);
+    if (slot == 0) {
+      placeholders_.push_back({type, operand.loc, operand.name, no_index});
+      slot = placeholder_bit | static_cast<std::uint32_t>(placeholders_.size() - 1);
+      return slot;
+    }
+    const Type prior = (slot & placeholder_bit) ? placeholders_[slot & ~placeholder_bit].type : fn_->values[slot - 1].type;
+    if (prior != type)
+      error(operand.loc, "use of value '" + std::string(operand.name) + "' expects different type than prior uses: '" +
+                             registry_->type_name(type) + "' vs '" + registry_->type_name(prior) + "'");
+    return (slot & placeholder_bit) ? slot : slot - 1;
+  }
+
+  void define_value(std::string_view name, SourceLoc loc, ValueId value) {
+    std::uint32_t& slot = *lookup_slot(name, true);
+    if (slot != 0 && !(slot & placeholder_bit)) error(loc, "redefinition of SSA value '" + std::string(name) + "'");
+    if (slot & placeholder_bit) {
+      Placeholder& p = placeholders_[slot & ~placeholder_bit];
+      if (p.type != fn_->values[value].type)
+        error(loc, "definition of SSA value '" + std::string(name) + "' has type '" +
+                       registry_->type_name(fn_->values[value].type) + "' but prior uses expect '" +
+                       registry_->type_name(p.type) + "'");
+      p.resolved = value;
+    }
+    slot = value + 1;
+    ValueData& v = fn_->values[value];
+    v.name_begin = fn_->intern(name.substr(1));
+    v.name_size = static_cast<std::uint32_t>(name.size() - 1);
+  }
+
+  BlockId block_for(std::string_view name, SourceLoc loc) {
+    const auto [it, inserted] = block_names_.try_emplace(name, static_cast<BlockId>(block_refs_.size()));
+    if (inserted) {
+      block_refs_.push_back({name, loc, false});
+      fn_->blocks.emplace_back();
+    }
+    return it->second;
+  }
+
+  // ----- functions ----------------------------------------------------------------------
+
+  void reset_function_scope() {
+    for (auto& n : numeric_) n = 0;
+    named_.clear();
+    placeholders_.clear();
+    forward_slots_.clear();
+    block_names_.clear();
+    block_refs_.clear();
+    layout_.clear();
+  }
+
+  void parse_function(Function& fn) {
+    fn_ = &fn;
+    reset_function_scope();
+    fn.loc = consume().loc;  // func.func
+    if (consume_keyword_if("private")) fn.is_private = true;
+    const Token name = expect(TokenKind::at_identifier, "function name");
+    fn.name = std::string(name.text.substr(1));
+    // Signature.
+    expect(TokenKind::l_paren, "'(' to begin the argument list");
+    std::vector<std::pair<Token, Type>> named_arguments;
+    bool declaration_style = false;
+    if (token_.kind != TokenKind::r_paren) {
+      do {
+        if (token_.kind == TokenKind::percent_identifier) {
+          if (declaration_style) error(token_.loc, "expected a type, found " + quote(token_));
+          const Token arg = consume();
+          expect(TokenKind::colon, "':' and the argument type");
+          const Type type = parse_type();
+          named_arguments.emplace_back(arg, type);
+          fn.argument_types.push_back(type);
+        } else {
+          if (!named_arguments.empty()) error(token_.loc, "expected an SSA argument name, found " + quote(token_));
+          declaration_style = true;
+          fn.argument_types.push_back(parse_type());
+        }
+        if (token_.kind == TokenKind::l_brace) error(token_.loc, "argument attributes are not supported");
+      } while (consume_if(TokenKind::comma));
+    }
+    expect(TokenKind::r_paren, "')' or ','");
+    if (consume_if(TokenKind::arrow)) {
+      if (consume_if(TokenKind::l_paren)) {
+        if (!consume_if(TokenKind::r_paren)) {
+          fn.result_types = parse_type_list();
+          expect(TokenKind::r_paren, "')' or ','");
+        }
+      } else {
+        fn.result_types.push_back(parse_type());
+      }
+    }
+    skip_attribute_dictionary_keyword();
+    if (token_.kind != TokenKind::l_brace) {
+      if (!named_arguments.empty()) error(token_.loc, "expected '{' to begin the function body");
+      return;  // declaration
+    }
+    if (declaration_style && !fn.argument_types.empty())
+      error(token_.loc, "a function with a body must name its arguments");
+    const SourceLoc body_loc = consume().loc;  // '{'
+    // Entry block.
+    fn.blocks.emplace_back();
+    block_refs_.push_back({{}, body_loc, true});
+    layout_.push_back(0);
+    BlockId current = 0;
+    fn.blocks[0].loc = body_loc;
+    fn.blocks[0].argument_begin = 0;
+    fn.blocks[0].argument_count = static_cast<std::uint32_t>(named_arguments.size());
+    for (std::uint32_t i = 0; i < named_arguments.size(); ++i) {
+      fn.values.push_back({named_arguments[i].second, 0, i, 0, 0, true});
+      define_value(named_arguments[i].first.text, named_arguments[i].first.loc, i);
+    }
+    bool entry_has_ops = false;
+    while (token_.kind != TokenKind::r_brace) {
+      if (token_.kind == TokenKind::eof) error(token_.loc, "expected '}' to end the function body, found end of file");
+      if (token_.kind == TokenKind::caret_identifier) {
+        const Token label = consume();
+        if (current == 0 && !entry_has_ops && layout_.size() == 1 && fn.blocks[0].name_size == 0 &&
+            !block_names_.contains(label.text)) {
+          // A label on the entry block: allowed without arguments.
+          if (token_.kind == TokenKind::l_paren)
+            error(token_.loc, "the entry block takes its arguments from the function signature");
+          block_names_.emplace(label.text, 0);
+          block_refs_[0].name = label.text;
+          fn.blocks[0].name_begin = fn.intern(label.text.substr(1));
+          fn.blocks[0].name_size = static_cast<std::uint32_t>(label.text.size() - 1);
+          fn.blocks[0].loc = label.loc;
+          expect(TokenKind::colon, "':' after the block label");
+          entry_has_ops = true;  // a second label starts a new block
+          continue;
+        }
+        current = parse_block_header(label);
+        continue;
+      }
+      if (current == 0) entry_has_ops = true;
+      parse_operation(current);
+    }
+    const SourceLoc end_loc = consume().loc;  // '}'
+    finish_function(end_loc);
+  }
+
+  BlockId parse_block_header(const Token& label) {
+    const BlockId block = block_for(label.text, label.loc);
+    BlockRef& ref = block_refs_[block];
+    if (ref.defined) error(label.loc, "redefinition of block '" + std::string(label.text) + "'");
+    ref.defined = true;
+    layout_.push_back(block);
+    BlockData& data = fn_->blocks[block];
+    data.loc = label.loc;
+    data.name_begin = fn_->intern(label.text.substr(1));
+    data.name_size = static_cast<std::uint32_t>(label.text.size() - 1);
+    data.argument_begin = static_cast<ValueId>(fn_->values.size());
+    if (consume_if(TokenKind::l_paren)) {
+      std::uint32_t index = 0;
+      do {
+        const Token arg = expect(TokenKind::percent_identifier, "block argument name");
+        expect(TokenKind::colon, "':' and the argument type");
+        const Type type = parse_type();
+        const auto value = static_cast<ValueId>(fn_->values.size());
+        fn_->values.push_back({type, block, index++, 0, 0, true});
+        define_value(arg.text, arg.loc, value);
+      } while (consume_if(TokenKind::comma));
+      expect(TokenKind::r_paren, "')' or ','");
+    }
+    fn_->blocks[block].argument_count =
+        static_cast<std::uint32_t>(fn_->values.size()) - fn_->blocks[block].argument_begin;
+    expect(TokenKind::colon, "':' after the block label");
+    return block;
+  }
+
+  void parse_operation(BlockId block) {
+    lhs_.clear();
+    if (token_.kind == TokenKind::percent_identifier) {
+      lhs_.push_back(consume());
+      while (consume_if(TokenKind::comma)) lhs_.push_back(expect(TokenKind::percent_identifier, "SSA result name"));
+      expect(TokenKind::equal, "'='");
+    }
+    if (token_.kind == TokenKind::string) error(token_.loc, "the generic op syntax is not supported");
+    const Token name = expect(TokenKind::bare_identifier, "an operation name");
+    op_loc_ = name.loc;
+    const auto code = registry_->find_op(name.text);
+    if (!code) error(name.loc, "unknown operation '" + std::string(name.text) + "'");
+    const OpDefinition& def = registry_->op(*code);
+    state_.clear();
+    parse_body(*code, def);
+    if (state_.result_types.size() != lhs_.size())
+      error(name.loc, "'" + def.name + "' produces " + std::to_string(state_.result_types.size()) +
+                          " result(s) but " + std::to_string(lhs_.size()) + " name(s) are bound");
+    create_operation(*code, block);
+  }
+
+  void create_operation(OpCode code, BlockId block) {
+    Function& fn = *fn_;
+    const auto op = static_cast<OpId>(fn.ops.size());
+    OpData data;
+    data.code = code;
+    data.block = block;
+    data.loc = op_loc_;
+    data.imm = state_.imm;
+    data.aux = state_.aux;
+    data.operand_begin = static_cast<std::uint32_t>(fn.operands.size());
+    data.operand_count = static_cast<std::uint32_t>(state_.operands.size());
+    for (const ValueId v : state_.operands) {
+      if (v & placeholder_bit) forward_slots_.push_back(static_cast<std::uint32_t>(fn.operands.size()));
+      fn.operands.push_back(v);
+    }
+    data.successor_begin = static_cast<std::uint32_t>(fn.successors.size());
+    data.successor_count = static_cast<std::uint32_t>(state_.successors.size());
+    fn.successors.insert(fn.successors.end(), state_.successors.begin(), state_.successors.end());
+    data.result_begin = static_cast<ValueId>(fn.values.size());
+    data.result_count = static_cast<std::uint32_t>(state_.result_types.size());
+    BlockData& b = fn.blocks[block];
+    data.prev = b.last_op;
+    if (b.last_op == no_index) b.first_op = op;
+    else fn.ops[b.last_op].next = op;
+    b.last_op = op;
+    fn.ops.push_back(data);
+    for (std::uint32_t i = 0; i < data.result_count; ++i) {
+      fn.values.push_back({state_.result_types[i], op, i, 0, 0, false});
+      define_value(lhs_[i].text, lhs_[i].loc, data.result_begin + i);
+    }
+  }
+
+  void finish_function(SourceLoc end_loc) {
+    Function& fn = *fn_;
+    // Undefined values: report the first one used.
+    for (const Placeholder& p : placeholders_)
+      if (p.resolved == no_index) error(p.first_use, "use of undefined value '" + std::string(p.name) + "'");
+    for (const std::uint32_t slot : forward_slots_) fn.operands[slot] = placeholders_[fn.operands[slot] & ~placeholder_bit].resolved;
+    // Undefined blocks.
+    for (const BlockRef& ref : block_refs_)
+      if (!ref.defined) error(ref.first_ref, "reference to an undefined block '" + std::string(ref.name) + "'");
+    (void)end_loc;
+    // Renumber blocks into layout order.
+    bool identity = true;
+    for (std::size_t i = 0; i < layout_.size(); ++i) identity = identity && layout_[i] == i;
+    if (identity) return;
+    std::vector<BlockId> new_id(layout_.size());
+    for (std::size_t i = 0; i < layout_.size(); ++i) new_id[layout_[i]] = static_cast<BlockId>(i);
+    std::vector<BlockData> blocks(layout_.size());
+    for (std::size_t i = 0; i < layout_.size(); ++i) blocks[i] = fn.blocks[layout_[i]];
+    fn.blocks = std::move(blocks);
+    for (OpData& op : fn.ops) op.block = new_id[op.block];
+    for (Successor& s : fn.successors) s.block = new_id[s.block];
+    for (ValueData& v : fn.values)
+      if (v.is_block_argument) v.owner = new_id[v.owner];
+  }
+
+  // ----- op bodies -----------------------------------------------------------------------
+
+  void parse_body(OpCode code, const OpDefinition& def) {
+    OperationState& s = state_;
+    switch (def.format) {
+      case OpFormat::binary: {
+        const auto a = parse_operand();
+        expect(TokenKind::comma, "','");
+        const auto b = parse_operand();
+        expect(TokenKind::colon, "':'");
+        const Type t = parse_type();
+        resolve_operand(a, t, s);
+        resolve_operand(b, t, s);
+        s.result_types.push_back(t);
+        return;
+      }
+      case OpFormat::unary: {
+        const auto a = parse_operand();
+        expect(TokenKind::colon, "':'");
+        const Type t = parse_type();
+        resolve_operand(a, t, s);
+        s.result_types.push_back(t);
+        return;
+      }
+      case OpFormat::cast_arrow:
+      case OpFormat::cast_to: {
+        const auto a = parse_operand();
+        expect(TokenKind::colon, "':'");
+        const Type from = parse_type();
+        if (def.format == OpFormat::cast_arrow) expect(TokenKind::arrow, "'->'");
+        else expect_keyword("to");
+        const Type to = parse_type();
+        resolve_operand(a, from, s);
+        s.result_types.push_back(to);
+        return;
+      }
+      case OpFormat::custom: def.parse(*this, s); return;
+      case OpFormat::constant: {
+        if (token_.kind == TokenKind::bare_identifier && (token_.text == "true" || token_.text == "false")) {
+          s.imm = consume().text == "true" ? 1 : 0;
+          Type t = Type::i1();
+          if (consume_if(TokenKind::colon)) {
+            const SourceLoc loc = token_.loc;
+            t = parse_type();
+            if (t != Type::i1()) error(loc, "a boolean constant must have type 'i1'");
+          }
+          s.result_types.push_back(t);
+          return;
+        }
+        if (token_.kind != TokenKind::integer && token_.kind != TokenKind::minus)
+          error(token_.loc, "expected an integer literal, 'true' or 'false', found " + quote(token_));
+        // Type comes after the literal: scan the literal first, check its range once the type is known.
+        const Token first = token_;
+        const bool negative = consume_if(TokenKind::minus);
+        const Token literal = expect(TokenKind::integer, "integer literal");
+        expect(TokenKind::colon, "':' and the constant's type");
+        const SourceLoc type_loc = token_.loc;
+        const Type t = parse_type();
+        if (!t.is_integer_like()) error(type_loc, "'arith.constant' needs an integer type, not '" + registry_->type_name(t) + "'");
+        s.imm = literal_bits(first.loc, negative, literal, t);
+        s.result_types.push_back(t);
+        return;
+      }
+      case OpFormat::compare: {
+        const Token p = expect(TokenKind::bare_identifier, "a comparison predicate");
+        const auto predicate = parse_predicate(p.text);
+        if (!predicate) error(p.loc, "unknown comparison predicate '" + std::string(p.text) + "'");
+        s.imm = static_cast<std::uint64_t>(*predicate);
+        expect(TokenKind::comma, "','");
+        const auto a = parse_operand();
+        expect(TokenKind::comma, "','");
+        const auto b = parse_operand();
+        expect(TokenKind::colon, "':'");
+        const Type t = parse_type();
+        resolve_operand(a, t, s);
+        resolve_operand(b, t, s);
+        s.result_types.push_back(Type::i1());
+        return;
+      }
+      case OpFormat::select: {
+        const auto c = parse_operand();
+        expect(TokenKind::comma, "','");
+        const auto a = parse_operand();
+        expect(TokenKind::comma, "','");
+        const auto b = parse_operand();
+        expect(TokenKind::colon, "':'");
+        const Type t = parse_type();
+        resolve_operand(c, Type::i1(), s);
+        resolve_operand(a, t, s);
+        resolve_operand(b, t, s);
+        s.result_types.push_back(t);
+        return;
+      }
+      case OpFormat::branch: parse_successor(s); return;
+      case OpFormat::cond_branch: {
+        const auto c = parse_operand();
+        resolve_operand(c, Type::i1(), s);
+        expect(TokenKind::comma, "','");
+        parse_successor(s);
+        expect(TokenKind::comma, "','");
+        parse_successor(s);
+        return;
+      }
+      case OpFormat::return_op: {
+        if (token_.kind != TokenKind::percent_identifier) return;
+        std::vector<UnresolvedOperand> refs{parse_operand()};
+        while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+        expect(TokenKind::colon, "':' and the types of the returned values");
+        const SourceLoc types_loc = token_.loc;
+        const auto types = parse_type_list();
+        if (types.size() != refs.size())
+          error(types_loc, "expected " + std::to_string(refs.size()) + " types for the returned values, found " +
+                               std::to_string(types.size()));
+        for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], types[i], s);
+        return;
+      }
+      case OpFormat::call: {
+        const Token callee = expect(TokenKind::at_identifier, "the callee symbol");
+        s.imm = intern(callee.text.substr(1));
+        s.aux = static_cast<std::uint32_t>(callee.text.size() - 1);
+        expect(TokenKind::l_paren, "'('");
+        std::vector<UnresolvedOperand> refs;
+        if (token_.kind != TokenKind::r_paren) {
+          refs.push_back(parse_operand());
+          while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+        }
+        expect(TokenKind::r_paren, "')' or ','");
+        expect(TokenKind::colon, "':' and the callee's function type");
+        expect(TokenKind::l_paren, "'('");
+        std::vector<Type> inputs;
+        const SourceLoc types_loc = token_.loc;
+        if (!consume_if(TokenKind::r_paren)) {
+          inputs = parse_type_list();
+          expect(TokenKind::r_paren, "')' or ','");
+        }
+        if (inputs.size() != refs.size())
+          error(types_loc, "'func.call' has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
+                               std::to_string(inputs.size()));
+        expect(TokenKind::arrow, "'->'");
+        if (consume_if(TokenKind::l_paren)) {
+          if (!consume_if(TokenKind::r_paren)) {
+            s.result_types = parse_type_list();
+            expect(TokenKind::r_paren, "')' or ','");
+          }
+        } else {
+          s.result_types.push_back(parse_type());
+        }
+        for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
+        return;
+      }
+    }
+    (void)code;
+  }
+
+  std::uint64_t literal_bits(SourceLoc loc, bool negative, const Token& literal, Type type) {
+    std::uint64_t magnitude = 0;
+    const bool hex = literal.text.size() > 2 && (literal.text[1] == 'x' || literal.text[1] == 'X');
+    const auto digits = hex ? literal.text.substr(2) : literal.text;
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, hex ? 16 : 10);
+    const bool overflow = ec == std::errc::result_out_of_range || ptr != digits.data() + digits.size();
+    const unsigned width = type.width();
+    const std::uint64_t max_unsigned = width_mask(width);
+    const std::uint64_t max_negative = std::uint64_t{1} << (width - 1);
+    if (overflow || (!negative && magnitude > max_unsigned) || (negative && magnitude > max_negative))
+      error(loc, "integer literal out of range for type '" + registry_->type_name(type) + "'");
+    return (negative ? ~magnitude + 1 : magnitude) & max_unsigned;
+  }
+
+  Lexer lexer_;
+  const OpRegistry* registry_;
+  Token token_;
+  Function* fn_ = nullptr;
+  SourceLoc op_loc_;
+  std::vector<Token> lhs_;
+  OperationState state_;
+  std::vector<std::uint32_t> numeric_;
+  std::unordered_map<std::string_view, std::uint32_t> named_;
+  std::vector<Placeholder> placeholders_;
+  std::vector<std::uint32_t> forward_slots_;
+  std::unordered_map<std::string_view, BlockId> block_names_;
+  std::vector<BlockRef> block_refs_;
+  std::vector<BlockId> layout_;
+};
+
+/// Parses `source` (named `file` in diagnostics) into a module using `registry`
+/// (which must outlive the module). Throws `IrError` on malformed input. Does
+/// not verify: call `verify` (verifier.hpp) or use `parse_and_verify`.
+[[nodiscard]] inline Module parse_module(std::string_view source, const OpRegistry& registry,
+                                         std::string file = "<input>") {
+  OpAsmParser parser(source, registry, std::move(file));
+  return parser.parse_module();
+}
+
+}  // namespace kildall::ir

@@ -1,0 +1,372 @@
+#pragma once
+/// \file
+/// The printer: writes a module in the MLIR custom syntax accepted by
+/// `mlir-opt` (16), one op per line, inside a `module { ... }`. Value and block
+/// names from the source are kept; values and blocks created by rewrites get
+/// fresh numbers that cannot collide with them (`ValueNamer`). Printing is a
+/// loop over blocks and ops (no recursion) into one string buffer.
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include <kildall/ir/arith.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/parser.hpp>
+
+namespace kildall::ir {
+
+/// The printed names of the values and blocks of one function: source names
+/// are kept; unnamed values get `%N` above the largest numeric source name,
+/// unnamed blocks get an unused `^bbN`.
+class ValueNamer {
+ public:
+  /// Names for `fn`.
+  explicit ValueNamer(const Function& fn) : fn_(&fn), number_(fn.values.size(), no_index) {
+    std::uint32_t next = 0;
+    bool any_unnamed = false;
+    for (ValueId v = 0; v < fn.values.size(); ++v) {
+      if (fn.values[v].name_size == 0) {
+        any_unnamed = true;
+      } else if (const auto n = detail::numeric_name(fn.value_name(v))) {
+        next = std::max(next, *n + 1);
+      }
+    }
+    if (any_unnamed)
+      for (ValueId v = 0; v < fn.values.size(); ++v)
+        if (fn.values[v].name_size == 0) number_[v] = next++;
+    block_label_.resize(fn.blocks.size());
+    std::unordered_set<std::string_view> used;
+    for (BlockId b = 0; b < fn.blocks.size(); ++b)
+      if (fn.blocks[b].name_size != 0) used.insert(fn.block_name(b));
+    std::uint32_t counter = 0;
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      if (fn.blocks[b].name_size != 0) {
+        block_label_[b] = "^" + std::string(fn.block_name(b));
+        continue;
+      }
+      std::string label;
+      do label = "bb" + std::to_string(counter++);
+      while (used.contains(label));
+      block_label_[b] = "^" + label;
+    }
+  }
+
+  /// Appends `%name` of `value` to `out`.
+  void append_value(std::string& out, ValueId value) const {
+    out.push_back('%');
+    if (number_[value] == no_index) {
+      out.append(fn_->value_name(value));
+    } else {
+      char buffer[16];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, number_[value]).ptr;
+      out.append(buffer, end);
+    }
+  }
+  /// `%name` of `value`.
+  [[nodiscard]] std::string value(ValueId value) const {
+    std::string out;
+    append_value(out, value);
+    return out;
+  }
+  /// `^label` of `block`.
+  [[nodiscard]] const std::string& block(BlockId block) const { return block_label_[block]; }
+
+ private:
+  const Function* fn_;
+  std::vector<std::uint32_t> number_;
+  std::vector<std::string> block_label_;
+};
+
+/// The printer and the API offered to dialect print hooks.
+class OpAsmPrinter {
+ public:
+  /// Prints into `out` using the names of `namer` and the types of `registry`.
+  OpAsmPrinter(std::string& out, const ValueNamer& namer, const OpRegistry& registry)
+      : out_(&out), namer_(&namer), registry_(&registry) {}
+
+  /// Appends raw text.
+  OpAsmPrinter& operator<<(std::string_view text) {
+    out_->append(text);
+    return *this;
+  }
+  /// Appends `%name` of `value`.
+  void print_operand(ValueId value) { namer_->append_value(*out_, value); }
+  /// Appends `%a, %b, ...`.
+  void print_operands(std::span<const ValueId> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) out_->append(", ");
+      print_operand(values[i]);
+    }
+  }
+  /// Appends the spelling of `type`.
+  void print_type(Type type) {
+    if (type.is_integer()) {
+      out_->push_back('i');
+      print_unsigned(type.width());
+    } else if (type.is_index()) {
+      out_->append("index");
+    } else {
+      out_->append(registry_->type_name(type));
+    }
+  }
+  /// Appends `T1, T2, ...`.
+  void print_types(std::span<const Type> types) {
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      if (i) out_->append(", ");
+      print_type(types[i]);
+    }
+  }
+  /// Appends `n` in decimal.
+  void print_unsigned(std::uint64_t n) {
+    char buffer[24];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, n).ptr;
+    out_->append(buffer, end);
+  }
+  /// Appends `n` in signed decimal.
+  void print_signed(std::int64_t n) {
+    char buffer[24];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, n).ptr;
+    out_->append(buffer, end);
+  }
+  /// Appends `^label` or `^label(%a, %b : T1, T2)` for successor `s` of `op`.
+  void print_successor(const Function& fn, OpId op, const Successor& s) {
+    out_->append(namer_->block(s.block));
+    if (s.operand_count == 0) return;
+    out_->push_back('(');
+    const auto forwarded = fn.successor_operands(op, s);
+    print_operands(forwarded);
+    out_->append(" : ");
+    for (std::size_t i = 0; i < forwarded.size(); ++i) {
+      if (i) out_->append(", ");
+      print_type(fn.values[forwarded[i]].type);
+    }
+    out_->push_back(')');
+  }
+  /// The names in use.
+  [[nodiscard]] const ValueNamer& namer() const { return *namer_; }
+  /// The registry in use.
+  [[nodiscard]] const OpRegistry& registry() const { return *registry_; }
+
+  /// Prints one op (without indentation or newline).
+  void print_op(const Function& fn, OpId op) {
+    const OpData& o = fn.ops[op];
+    for (std::uint32_t i = 0; i < o.result_count; ++i) {
+      if (i) out_->append(", ");
+      print_operand(o.result_begin + i);
+    }
+    if (o.result_count) out_->append(" = ");
+    const OpDefinition& def = registry_->op(o.code);
+    const bool is_return = is(o.code, BuiltinOp::return_);
+    out_->append(is_return ? std::string_view("return") : std::string_view(def.name));
+    const auto operands = fn.operands_of(op);
+    const auto type_of = [&](ValueId v) { return fn.values[v].type; };
+    switch (def.format) {
+      case OpFormat::binary:
+        *this << " ";
+        print_operands(operands);
+        *this << " : ";
+        print_type(type_of(o.result_begin));
+        return;
+      case OpFormat::unary:
+        *this << " ";
+        print_operands(operands);
+        *this << " : ";
+        print_type(type_of(o.result_begin));
+        return;
+      case OpFormat::cast_arrow:
+      case OpFormat::cast_to:
+        *this << " ";
+        print_operand(operands[0]);
+        *this << " : ";
+        print_type(type_of(operands[0]));
+        *this << (def.format == OpFormat::cast_to ? " to " : " -> ");
+        print_type(type_of(o.result_begin));
+        return;
+      case OpFormat::custom:
+        def.print(*this, fn, op);
+        return;
+      case OpFormat::constant: {
+        const Type t = type_of(o.result_begin);
+        if (t == Type::i1()) {
+          *this << ((o.imm & 1) ? " true" : " false");
+          return;
+        }
+        *this << " ";
+        print_signed(sign_extend(o.imm, t.width()));
+        *this << " : ";
+        print_type(t);
+        return;
+      }
+      case OpFormat::compare:
+        *this << " " << predicate_name(static_cast<CmpIPredicate>(o.imm)) << ", ";
+        print_operands(operands);
+        *this << " : ";
+        print_type(type_of(operands[0]));
+        return;
+      case OpFormat::select:
+        *this << " ";
+        print_operands(operands);
+        *this << " : ";
+        print_type(type_of(o.result_begin));
+        return;
+      case OpFormat::branch:
+      case OpFormat::cond_branch: {
+        *this << " ";
+        const std::uint32_t regular = fn.regular_operand_count(op);
+        for (std::uint32_t i = 0; i < regular; ++i) {
+          print_operand(operands[i]);
+          *this << ", ";
+        }
+        const auto succs = fn.successors_of(op);
+        for (std::size_t i = 0; i < succs.size(); ++i) {
+          if (i) *this << ", ";
+          print_successor(fn, op, succs[i]);
+        }
+        return;
+      }
+      case OpFormat::return_op:
+        if (operands.empty()) return;
+        *this << " ";
+        print_operands(operands);
+        *this << " : ";
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+          if (i) *this << ", ";
+          print_type(type_of(operands[i]));
+        }
+        return;
+      case OpFormat::call: {
+        *this << " @" << fn.arena_string(o.imm, o.aux) << "(";
+        print_operands(operands);
+        *this << ") : (";
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+          if (i) *this << ", ";
+          print_type(type_of(operands[i]));
+        }
+        *this << ") -> ";
+        if (o.result_count == 1) {
+          print_type(type_of(o.result_begin));
+        } else {
+          *this << "(";
+          for (std::uint32_t i = 0; i < o.result_count; ++i) {
+            if (i) *this << ", ";
+            print_type(type_of(o.result_begin + i));
+          }
+          *this << ")";
+        }
+        return;
+      }
+    }
+  }
+
+ private:
+  std::string* out_;
+  const ValueNamer* namer_;
+  const OpRegistry* registry_;
+};
+
+/// Appends function `fn` (indented by `indent` spaces) to `out`.
+inline void print_function(const Function& fn, const OpRegistry& registry, std::string& out, int indent = 2) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  const ValueNamer namer(fn);
+  OpAsmPrinter printer(out, namer, registry);
+  out += pad;
+  out += "func.func ";
+  if (fn.is_private) out += "private ";
+  out += "@";
+  out += fn.name;
+  out += "(";
+  const bool named = !fn.is_declaration();
+  for (std::size_t i = 0; i < fn.argument_types.size(); ++i) {
+    if (i) out += ", ";
+    if (named) {
+      printer.print_operand(fn.argument(0, static_cast<std::uint32_t>(i)));
+      out += ": ";
+    }
+    printer.print_type(fn.argument_types[i]);
+  }
+  out += ")";
+  if (!fn.result_types.empty()) {
+    out += " -> ";
+    if (fn.result_types.size() == 1) {
+      printer.print_type(fn.result_types[0]);
+    } else {
+      out += "(";
+      printer.print_types(fn.result_types);
+      out += ")";
+    }
+  }
+  if (fn.is_declaration()) {
+    out += "\n";
+    return;
+  }
+  out += " {\n";
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    if (b != 0) {
+      out += pad;
+      out += namer.block(b);
+      const BlockData& block = fn.blocks[b];
+      if (block.argument_count) {
+        out += "(";
+        for (std::uint32_t i = 0; i < block.argument_count; ++i) {
+          if (i) out += ", ";
+          printer.print_operand(block.argument_begin + i);
+          out += ": ";
+          printer.print_type(fn.values[block.argument_begin + i].type);
+        }
+        out += ")";
+      }
+      out += ":\n";
+    }
+    for (const OpId op : fn.ops_of(b)) {
+      out += pad;
+      out += "  ";
+      printer.print_op(fn, op);
+      out += "\n";
+    }
+  }
+  out += pad;
+  out += "}\n";
+}
+
+/// Appends `module` to `out` as `module { ... }`.
+inline void print_module(const Module& module, std::string& out) {
+  out += "module ";
+  if (!module.name.empty()) {
+    out += "@";
+    out += module.name;
+    out += " ";
+  }
+  out += "{\n";
+  for (const Function& fn : module.functions) print_function(fn, *module.registry, out);
+  out += "}\n";
+}
+
+/// `module` as text.
+[[nodiscard]] inline std::string print_module(const Module& module) {
+  std::string out;
+  print_module(module, out);
+  return out;
+}
+
+/// One op as text, with the names of `namer` (build the namer once per function).
+[[nodiscard]] inline std::string print_op(const Function& fn, OpId op, const OpRegistry& registry,
+                                          const ValueNamer& namer) {
+  std::string out;
+  OpAsmPrinter printer(out, namer, registry);
+  printer.print_op(fn, op);
+  return out;
+}
+
+/// One op as text, with the names its function would print (O(function size): for one-off messages).
+[[nodiscard]] inline std::string print_op(const Function& fn, OpId op, const OpRegistry& registry) {
+  return print_op(fn, op, registry, ValueNamer(fn));
+}
+
+}  // namespace kildall::ir

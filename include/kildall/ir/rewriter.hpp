@@ -1,0 +1,239 @@
+#pragma once
+/// \file
+/// In-place rewrites of one function: create ops before or after another op
+/// (or at the end of a block), replace uses of a value (all, all but those in
+/// one op, or those a predicate selects), erase ops, and turn a terminator
+/// into an unconditional branch. New ops and values are appended to the
+/// function's vectors and linked into the block's op list, so existing ids
+/// stay valid. Views (`CfgView`, `DefUseView`) taken before a rewrite must be
+/// rebuilt after it. Use replacement scans the flat operand array: O(operands).
+
+#include <cstdint>
+#include <span>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+
+namespace kildall::ir {
+
+/// Rewrites one function in place.
+class Rewriter {
+ public:
+  /// Rewrites `fn` (which must outlive the rewriter).
+  explicit Rewriter(Function& fn) : fn_(&fn) {}
+
+  /// The function being rewritten.
+  [[nodiscard]] Function& function() const { return *fn_; }
+
+  /// Creates an unlinked op with `operands`, fresh results of `result_types` and inline attributes
+  /// (see `OpData::imm`/`aux`); link it with `insert_after`/`insert_before`/`append`.
+  OpId create(OpCode code, std::span<const ValueId> operands, std::span<const Type> result_types,
+              std::uint64_t imm = 0, std::uint32_t aux = 0, SourceLoc loc = {}) {
+    Function& fn = *fn_;
+    const auto op = static_cast<OpId>(fn.ops.size());
+    OpData data;
+    data.code = code;
+    data.imm = imm;
+    data.aux = aux;
+    data.loc = loc;
+    data.operand_begin = static_cast<std::uint32_t>(fn.operands.size());
+    data.operand_count = static_cast<std::uint32_t>(operands.size());
+    fn.operands.insert(fn.operands.end(), operands.begin(), operands.end());
+    data.successor_begin = static_cast<std::uint32_t>(fn.successors.size());
+    data.result_begin = static_cast<ValueId>(fn.values.size());
+    data.result_count = static_cast<std::uint32_t>(result_types.size());
+    for (std::uint32_t i = 0; i < result_types.size(); ++i)
+      fn.values.push_back({result_types[i], op, i, 0, 0, false});
+    fn.ops.push_back(data);
+    return op;
+  }
+
+  /// Creates an op (see `create`) and links it right after `anchor`.
+  OpId create_after(OpId anchor, OpCode code, std::span<const ValueId> operands, std::span<const Type> result_types,
+                    std::uint64_t imm = 0, std::uint32_t aux = 0) {
+    const OpId op = create(code, operands, result_types, imm, aux, fn_->ops[anchor].loc);
+    insert_after(anchor, op);
+    return op;
+  }
+
+  /// Creates an op (see `create`) and links it right before `anchor`.
+  OpId create_before(OpId anchor, OpCode code, std::span<const ValueId> operands, std::span<const Type> result_types,
+                     std::uint64_t imm = 0, std::uint32_t aux = 0) {
+    const OpId op = create(code, operands, result_types, imm, aux, fn_->ops[anchor].loc);
+    insert_before(anchor, op);
+    return op;
+  }
+
+  /// Creates `arith.constant bits : type` right before `anchor`; returns its result.
+  ValueId constant_before(OpId anchor, Type type, std::uint64_t bits) {
+    const Type types[] = {type};
+    const OpId op = create_before(anchor, code_of(BuiltinOp::constant), {}, types, bits & width_mask(type.width()));
+    return fn_->ops[op].result_begin;
+  }
+
+  /// Creates `arith.constant bits : type` at the start of `block` (after existing leading constants
+  /// is not guaranteed); returns its result.
+  ValueId constant_at_start(BlockId block, Type type, std::uint64_t bits) {
+    const Type types[] = {type};
+    const OpId op = create(code_of(BuiltinOp::constant), {}, types, bits & width_mask(type.width()),
+                           0, fn_->blocks[block].loc);
+    const OpId first = fn_->blocks[block].first_op;
+    if (first == no_index) append(block, op);
+    else insert_before(first, op);
+    return fn_->ops[op].result_begin;
+  }
+
+  /// Links unlinked `op` right after `anchor`.
+  void insert_after(OpId anchor, OpId op) {
+    Function& fn = *fn_;
+    OpData& a = fn.ops[anchor];
+    OpData& o = fn.ops[op];
+    o.block = a.block;
+    o.prev = anchor;
+    o.next = a.next;
+    if (a.next != no_index) fn.ops[a.next].prev = op;
+    else fn.blocks[a.block].last_op = op;
+    a.next = op;
+  }
+
+  /// Links unlinked `op` right before `anchor`.
+  void insert_before(OpId anchor, OpId op) {
+    Function& fn = *fn_;
+    OpData& a = fn.ops[anchor];
+    OpData& o = fn.ops[op];
+    o.block = a.block;
+    o.next = anchor;
+    o.prev = a.prev;
+    if (a.prev != no_index) fn.ops[a.prev].next = op;
+    else fn.blocks[a.block].first_op = op;
+    a.prev = op;
+  }
+
+  /// Links unlinked `op` at the end of `block`.
+  void append(BlockId block, OpId op) {
+    Function& fn = *fn_;
+    OpData& o = fn.ops[op];
+    BlockData& b = fn.blocks[block];
+    o.block = block;
+    o.prev = b.last_op;
+    o.next = no_index;
+    if (b.last_op != no_index) fn.ops[b.last_op].next = op;
+    else b.first_op = op;
+    b.last_op = op;
+  }
+
+  /// Replaces every use of `from` by `to`; returns the number of uses replaced.
+  std::size_t replace_all_uses(ValueId from, ValueId to) {
+    return replace_uses_if(from, to, [](OpId) { return true; });
+  }
+
+  /// Replaces every use of `from` by `to` except those in op `except`.
+  std::size_t replace_all_uses_except(ValueId from, ValueId to, OpId except) {
+    return replace_uses_if(from, to, [except](OpId user) { return user != except; });
+  }
+
+  /// Replaces the uses of `from` by `to` in the live ops `user` for which `pred(user)` holds.
+  template <class Pred>
+  std::size_t replace_uses_if(ValueId from, ValueId to, Pred pred) {
+    Function& fn = *fn_;
+    std::size_t count = 0;
+    for (OpId op = 0; op < fn.ops.size(); ++op) {
+      if (fn.ops[op].erased) continue;
+      for (ValueId& v : fn.operands_of(op))
+        if (v == from && pred(op)) {
+          v = to;
+          ++count;
+        }
+    }
+    return count;
+  }
+
+  /// Number of uses of `value` by live ops.
+  [[nodiscard]] std::size_t use_count(ValueId value) const {
+    std::size_t count = 0;
+    for (OpId op = 0; op < fn_->ops.size(); ++op) {
+      if (fn_->ops[op].erased) continue;
+      for (const ValueId v : fn_->operands_of(op)) count += v == value;
+    }
+    return count;
+  }
+
+  /// Unlinks and marks `op` erased (its results must have no remaining uses).
+  void erase(OpId op) {
+    Function& fn = *fn_;
+    OpData& o = fn.ops[op];
+    if (o.erased) return;
+    if (o.prev != no_index) fn.ops[o.prev].next = o.next;
+    else fn.blocks[o.block].first_op = o.next;
+    if (o.next != no_index) fn.ops[o.next].prev = o.prev;
+    else fn.blocks[o.block].last_op = o.prev;
+    o.prev = o.next = no_index;
+    o.erased = true;
+  }
+
+  /// Replaces terminator `op` by `cf.br` to its successor number `taken`,
+  /// forwarding the same operands; returns the new op.
+  OpId replace_with_branch(OpId op, std::uint32_t taken) {
+    Function& fn = *fn_;
+    const Successor chosen = fn.successors[fn.ops[op].successor_begin + taken];
+    std::vector<ValueId> forwarded(fn.operands.begin() + fn.ops[op].operand_begin + chosen.operand_begin,
+                                   fn.operands.begin() + fn.ops[op].operand_begin + chosen.operand_begin +
+                                       chosen.operand_count);
+    const OpId br = create(code_of(BuiltinOp::br), forwarded, {}, 0, 0, fn.ops[op].loc);
+    fn.ops[br].successor_begin = static_cast<std::uint32_t>(fn.successors.size());
+    fn.ops[br].successor_count = 1;
+    fn.successors.push_back({chosen.block, 0, chosen.operand_count});
+    insert_after(op, br);
+    erase(op);
+    return br;
+  }
+
+  /// Gives `value` the source name `name` (without '%'); see `unique_name` to keep names unique.
+  void set_name(ValueId value, std::string_view name) {
+    ValueData& v = fn_->values[value];
+    v.name_begin = fn_->intern(name);
+    v.name_size = static_cast<std::uint32_t>(name.size());
+    if (names_ready_) names_.insert(std::string(name));
+  }
+
+  /// Moves the name of `from` to `to` (e.g. from a replaced value to its replacement); `from`
+  /// becomes unnamed.
+  void transfer_name(ValueId from, ValueId to) {
+    fn_->values[to].name_begin = fn_->values[from].name_begin;
+    fn_->values[to].name_size = fn_->values[from].name_size;
+    fn_->values[from].name_size = 0;
+  }
+
+  /// `base`, or `base_N` with the least N that makes it unused in the function.
+  [[nodiscard]] std::string unique_name(std::string_view base) {
+    if (!names_ready_) {
+      names_ready_ = true;
+      for (ValueId v = 0; v < fn_->values.size(); ++v)
+        if (fn_->values[v].name_size) names_.insert(std::string(fn_->value_name(v)));
+    }
+    std::string name(base);
+    for (std::size_t n = 0; names_.contains(name); ++n) name = std::string(base) + "_" + std::to_string(n);
+    return name;
+  }
+
+  /// An unused MLIR-style name for a constant: `c42_i32`, `c-1_i8`, `c0_index`, `true`, `false`.
+  [[nodiscard]] std::string constant_name(Type type, std::uint64_t bits) {
+    if (type == Type::i1()) return unique_name((bits & 1) ? "true" : "false");
+    const std::int64_t value = sign_extend(bits, type.width());
+    std::string base = "c" + std::to_string(value);
+    base += type.is_index() ? std::string("_index") : "_i" + std::to_string(type.width());
+    return unique_name(base);
+  }
+
+ private:
+  Function* fn_;
+  std::unordered_set<std::string> names_;  // names in use, built by the first `unique_name`
+  bool names_ready_ = false;
+};
+
+}  // namespace kildall::ir

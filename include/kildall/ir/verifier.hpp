@@ -1,0 +1,164 @@
+#pragma once
+/// \file
+/// The verifier: the structural and type rules MLIR checks after parsing.
+/// Terminators end every block and appear nowhere else; branches pass as many
+/// operands, of the right types, as their target blocks take; the entry block
+/// has no predecessors; returns and calls match the signatures; `arith` ops
+/// get integer types and casts change the width in the right direction; dialect
+/// ops run their own `verify` hook; and every use is dominated by its
+/// definition (dominators by Cooper-Harvey-Kennedy, kildall/graph/dominators.hpp; as in
+/// MLIR, uses inside unreachable blocks are not checked). The first violation
+/// throws `IrError` at the offending op's location.
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <kildall/ir/arith.hpp>
+#include <kildall/graph/dominators.hpp>
+#include <kildall/ir/cfg_view.hpp>
+#include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/parser.hpp>
+
+namespace kildall::ir {
+
+namespace detail {
+
+/// Verifies one function; `functions` maps names to indices for call checks.
+inline void verify_function(const Module& module, const Function& fn,
+                            const std::unordered_map<std::string_view, std::uint32_t>& functions) {
+  const OpRegistry& registry = *module.registry;
+  const auto fail = [&](SourceLoc loc, std::string message) {
+    throw IrError(Diagnostic{module.source_name, loc, std::move(message)});
+  };
+  const auto type_name = [&](Type t) { return "'" + registry.type_name(t) + "'"; };
+  const auto op_fail = [&](OpId op, const std::string& message) {
+    fail(fn.ops[op].loc, "'" + registry.op(fn.ops[op].code).name + "' op " + message);
+  };
+  if (fn.is_declaration()) {
+    if (!fn.is_private) fail(fn.loc, "a function declaration (no body) must be 'private'");
+    return;
+  }
+  // Position of each op within its block, for same-block dominance.
+  std::vector<std::uint32_t> position(fn.ops.size(), 0);
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    const BlockData& block = fn.blocks[b];
+    if (block.last_op == no_index) fail(block.loc, "block with no terminator");
+    std::uint32_t index = 0;
+    for (const OpId op : fn.ops_of(b)) {
+      position[op] = index++;
+      const bool terminator = registry.op(fn.ops[op].code).terminator;
+      if (terminator && op != block.last_op) op_fail(op, "must be the last operation in its block");
+      if (!terminator && op == block.last_op) fail(fn.ops[op].loc, "block with no terminator");
+    }
+  }
+  // Per-op rules.
+  for (OpId op = 0; op < fn.ops.size(); ++op) {
+    const OpData& o = fn.ops[op];
+    if (o.erased) continue;
+    const auto operands = fn.operands_of(op);
+    const auto type_of = [&](ValueId v) { return fn.values[v].type; };
+    for (const Successor& s : fn.successors_of(op)) {
+      const BlockData& target = fn.blocks[s.block];
+      const std::string label = "'^" + std::string(fn.block_name(s.block)) + "'";
+      if (s.block == 0) op_fail(op, "branches to the entry block, which cannot have predecessors");
+      if (s.operand_count != target.argument_count)
+        op_fail(op, "passes " + std::to_string(s.operand_count) + " operand(s) to " + label + ", which takes " +
+                        std::to_string(target.argument_count) + " argument(s)");
+      for (std::uint32_t i = 0; i < s.operand_count; ++i) {
+        const Type passed = type_of(operands[s.operand_begin + i]);
+        const Type expected = fn.values[target.argument_begin + i].type;
+        if (passed != expected)
+          op_fail(op, "passes " + type_name(passed) + " as argument #" + std::to_string(i) + " of " + label +
+                          ", which has type " + type_name(expected));
+      }
+    }
+    const auto require_integer_like = [&](Type t) {
+      if (!t.is_integer_like()) op_fail(op, "operand must be signless-integer-like, but got " + type_name(t));
+    };
+    if (is_binary_arith(o.code) || is(o.code, BuiltinOp::cmpi)) {
+      require_integer_like(type_of(operands[0]));
+    } else if (is_cast(o.code)) {
+      const Type from = type_of(operands[0]), to = type_of(o.result_begin);
+      if (!from.is_integer()) op_fail(op, "operand must be a signless integer, but got " + type_name(from));
+      if (!to.is_integer()) op_fail(op, "result must be a signless integer, but got " + type_name(to));
+      const bool widen = !is(o.code, BuiltinOp::trunci);
+      if (widen && to.width() <= from.width())
+        op_fail(op, "result type " + type_name(to) + " must be wider than operand type " + type_name(from));
+      if (!widen && to.width() >= from.width())
+        op_fail(op, "result type " + type_name(to) + " must be narrower than operand type " + type_name(from));
+    } else if (is(o.code, BuiltinOp::return_)) {
+      if (operands.size() != fn.result_types.size())
+        op_fail(op, "has " + std::to_string(operands.size()) + " operand(s), but the function returns " +
+                        std::to_string(fn.result_types.size()) + " value(s)");
+      for (std::size_t i = 0; i < operands.size(); ++i)
+        if (type_of(operands[i]) != fn.result_types[i])
+          op_fail(op, "operand #" + std::to_string(i) + " has type " + type_name(type_of(operands[i])) +
+                          ", but the function returns " + type_name(fn.result_types[i]));
+    } else if (is(o.code, BuiltinOp::call)) {
+      const auto callee_name = fn.arena_string(o.imm, o.aux);
+      const auto it = functions.find(callee_name);
+      if (it == functions.end()) op_fail(op, "calls undefined function '@" + std::string(callee_name) + "'");
+      const Function& callee = module.functions[it->second];
+      if (operands.size() != callee.argument_types.size())
+        op_fail(op, "passes " + std::to_string(operands.size()) + " operand(s), but '@" + callee.name + "' takes " +
+                        std::to_string(callee.argument_types.size()));
+      for (std::size_t i = 0; i < operands.size(); ++i)
+        if (type_of(operands[i]) != callee.argument_types[i])
+          op_fail(op, "operand #" + std::to_string(i) + " has type " + type_name(type_of(operands[i])) +
+                          ", but '@" + callee.name + "' expects " + type_name(callee.argument_types[i]));
+      if (o.result_count != callee.result_types.size())
+        op_fail(op, "has " + std::to_string(o.result_count) + " result(s), but '@" + callee.name + "' returns " +
+                        std::to_string(callee.result_types.size()));
+      for (std::uint32_t i = 0; i < o.result_count; ++i)
+        if (type_of(o.result_begin + i) != callee.result_types[i])
+          op_fail(op, "result #" + std::to_string(i) + " has type " + type_name(type_of(o.result_begin + i)) +
+                          ", but '@" + callee.name + "' returns " + type_name(callee.result_types[i]));
+    }
+    if (const VerifyHook& hook = registry.op(o.code).verify) {
+      if (auto message = hook(fn, op)) op_fail(op, *message);
+    }
+  }
+  // Dominance.
+  const CfgView cfg(fn);
+  const auto dominators = kildall::dominator_tree(cfg, CfgView::entry());
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    if (!dominators.is_reachable(b)) continue;
+    for (const OpId op : fn.ops_of(b)) {
+      const auto operands = fn.operands_of(op);
+      for (std::size_t i = 0; i < operands.size(); ++i) {
+        const ValueId v = operands[i];
+        const ValueData& value = fn.values[v];
+        const BlockId def_block = fn.defining_block(v);
+        const bool ok = def_block == b
+                            ? (value.is_block_argument || position[value.owner] < position[op])
+                            : dominators.dominates(def_block, b);
+        if (!ok)
+          op_fail(op, "operand #" + std::to_string(i) + " ('%" + std::string(fn.value_name(v)) +
+                          "') does not dominate this use");
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Verifies `module`; throws `IrError` at the first violation.
+inline void verify(const Module& module) {
+  std::unordered_map<std::string_view, std::uint32_t> functions;
+  for (std::uint32_t i = 0; i < module.functions.size(); ++i) functions.emplace(module.functions[i].name, i);
+  for (const Function& fn : module.functions) detail::verify_function(module, fn, functions);
+}
+
+/// Parses and verifies `source` (see `parse_module` and `verify`).
+[[nodiscard]] inline Module parse_and_verify(std::string_view source, const OpRegistry& registry,
+                                             std::string file = "<input>") {
+  Module module = parse_module(source, registry, std::move(file));
+  verify(module);
+  return module;
+}
+
+}  // namespace kildall::ir

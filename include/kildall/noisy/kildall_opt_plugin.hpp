@@ -1,0 +1,382 @@
+#pragma once
+/// \file
+/// The noisy dialect's part of `kildall-opt`: its flags, passes, analysis
+/// dump and trace, as one object (`NoisyDriver`) that the driver calls
+/// through plain functions. Flags:
+///
+///   --noisy-verify                    fail at the first op whose noise exceeds the maximum
+///   --noisy-reduce-noise[=ilp|greedy] insert reduce_noise ops (default ilp), then verify
+///   --noisy-initial=N --noisy-maximum=N   the model's 12 and 26
+///   --emit-lp FILE                    write the placement model (CPLEX LP, `glpsol --lp FILE`)
+///   --time-limit SECONDS              wall-clock limit of the ILP solve (then: best found, or greedy)
+///   --dump-analysis=noise             one line per value: its noise
+///   --debug-analysis                  trace the noise analysis in MLIR's int-range-analysis shape
+///
+/// `--noisy-reduce-noise` prints a one-line summary on the log (inserted
+/// count, greedy's count, optimal or gap, time), and a progress line every
+/// second while a long ILP solve runs.
+///
+/// Uses the ILP placement, so it needs `kildall::glpk` (GPL) and
+/// `kildall::eigen`.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <memory>
+#include <ostream>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/printer.hpp>
+#include <kildall/ir/verifier.hpp>
+#include <kildall/lp/lp_format.hpp>
+#include <kildall/noisy/greedy.hpp>
+#include <kildall/noisy/ilp_placement.hpp>
+#include <kildall/noisy/ir_dialect.hpp>
+#include <kildall/noisy/noise_analysis.hpp>
+
+#if __has_include(<kildall/ir/driver_plugin.hpp>)
+#include <kildall/ir/driver_plugin.hpp>
+#endif
+
+namespace kildall::noisy {
+
+/// Which placement `--noisy-reduce-noise` uses.
+enum class Optimizer : std::uint8_t {
+  ilp,     ///< optimal (GLPK), greedy as the fallback
+  greedy,  ///< the article's baseline
+};
+
+/// What the noisy flags asked for.
+struct DriverOptions {
+  std::vector<std::string> passes;  ///< "noisy-verify" / "noisy-reduce-noise", in command-line order
+  Optimizer optimizer = Optimizer::ilp;  ///< for noisy-reduce-noise
+  NoiseParameters parameters;       ///< --noisy-initial / --noisy-maximum
+  std::string emit_lp;              ///< --emit-lp FILE ("" = none)
+  double time_limit_seconds = lp::inf;  ///< --time-limit
+};
+
+/// The noisy dialect's flags, passes and dumps for kildall-opt.
+class NoisyDriver {
+ public:
+  /// Extra `--help` lines.
+  static constexpr std::string_view usage =
+      "  --noisy-verify             Fail at the first noisy op whose noise exceeds the maximum\n"
+      "  --noisy-reduce-noise[=ilp|greedy]\n"
+      "                             Insert noisy.reduce_noise ops (optimal ILP by default), then verify\n"
+      "  --noisy-initial=<n>        Noise of a fresh value and after reduce_noise (default 12)\n"
+      "  --noisy-maximum=<n>        Largest legal noise (default 26)\n"
+      "  --emit-lp <file>           Write the reduce_noise placement model in CPLEX LP format\n"
+      "  --time-limit <seconds>     Wall-clock limit of the ILP solve\n"
+      "  --dump-analysis=noise      Print the noise of every SSA value\n";
+
+  /// The names this driver adds to `--dump-analysis=`.
+  static constexpr std::string_view analysis_name = "noise";
+
+  /// Registers the dialect (call once, before parsing).
+  void register_dialect(ir::OpRegistry& registry) {
+    dialect_ = register_noisy_dialect(registry);
+    registered_ = true;
+  }
+
+  /// Offered an argument the driver does not know (`rest` = the arguments
+  /// after it): returns how many it consumed (0 = not a noisy flag). Throws
+  /// `std::invalid_argument` for a bad value.
+  int parse_argument(std::string_view arg, std::span<const std::string_view> rest) {
+    const auto value_of = [&](std::string_view flag, int& consumed) -> std::string {
+      if (arg.size() > flag.size() && arg[flag.size()] == '=') {
+        consumed = 1;
+        return std::string(arg.substr(flag.size() + 1));
+      }
+      if (rest.empty()) throw std::invalid_argument("option '" + std::string(flag) + "' needs a value");
+      consumed = 2;
+      return std::string(rest.front());
+    };
+    const auto is_flag = [&](std::string_view flag) {
+      return arg == flag || (arg.starts_with(flag) && arg.size() > flag.size() && arg[flag.size()] == '=');
+    };
+    const auto number = [&](std::string_view flag, const std::string& text) {
+      std::size_t used = 0;
+      unsigned long long n = 0;
+      try {
+        n = std::stoull(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || text.empty() || text[0] == '-')
+        throw std::invalid_argument("option '" + std::string(flag) + "' needs a non-negative integer, got '" + text + "'");
+      return static_cast<std::uint64_t>(n);
+    };
+    int consumed = 1;
+    if (arg == "--noisy-verify") {
+      options_.passes.emplace_back("noisy-verify");
+    } else if (arg == "--noisy-reduce-noise" || arg.starts_with("--noisy-reduce-noise=")) {
+      const std::string_view which = arg == "--noisy-reduce-noise" ? "ilp" : arg.substr(21);
+      if (which == "ilp") options_.optimizer = Optimizer::ilp;
+      else if (which == "greedy") options_.optimizer = Optimizer::greedy;
+      else throw std::invalid_argument("unknown optimizer '" + std::string(which) + "' for --noisy-reduce-noise (expected ilp or greedy)");
+      options_.passes.emplace_back("noisy-reduce-noise");
+    } else if (is_flag("--noisy-initial")) {
+      options_.parameters.initial = number("--noisy-initial", value_of("--noisy-initial", consumed));
+      options_.parameters.input = options_.parameters.initial;
+    } else if (is_flag("--noisy-maximum")) {
+      options_.parameters.maximum = number("--noisy-maximum", value_of("--noisy-maximum", consumed));
+    } else if (is_flag("--emit-lp")) {
+      options_.emit_lp = value_of("--emit-lp", consumed);
+      if (options_.emit_lp.empty()) throw std::invalid_argument("option '--emit-lp' needs a file name");
+    } else if (is_flag("--time-limit")) {
+      const std::string text = value_of("--time-limit", consumed);
+      std::size_t used = 0;
+      double seconds = -1.0;
+      try {
+        seconds = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || !(seconds >= 0.0))
+        throw std::invalid_argument("option '--time-limit' needs a number of seconds >= 0, got '" + text + "'");
+      options_.time_limit_seconds = seconds;
+    } else {
+      return 0;
+    }
+    return consumed;
+  }
+
+  /// The options parsed so far.
+  [[nodiscard]] const DriverOptions& options() const noexcept { return options_; }
+  /// The options (modifiable, e.g. for tests).
+  [[nodiscard]] DriverOptions& options() noexcept { return options_; }
+  /// The dialect's codes (after `register_dialect`).
+  [[nodiscard]] const IrDialect& dialect() const noexcept { return dialect_; }
+
+  /// Runs the noisy passes in command-line order on a parsed, verified
+  /// module. Throws `ir::IrError` at the offending op when verification
+  /// fails or no placement can make a function legal. `log` gets the
+  /// summary, progress and (with `debug`) the analysis trace.
+  void run_passes(ir::Module& module, bool debug, std::ostream& log) {
+    require_registered();
+    for (const std::string& pass : options_.passes) {
+      if (pass == "noisy-verify") {
+        verify(module, debug, log);
+      } else {
+        reduce_noise(module, log);
+        ir::verify(module);
+        verify(module, debug, log);
+      }
+    }
+  }
+
+  /// For `--dump-analysis=noise`: the noise of each value of `fn`, as text
+  /// indexed by `ir::ValueId` ("unsigned : [0, 24] signed : [0, 24]", "not
+  /// noisy", or "uninitialized" in dead blocks).
+  [[nodiscard]] std::vector<std::string> describe_values(const ir::Module& module, const ir::Function& fn, bool debug,
+                                                         std::ostream& log) const {
+    require_registered();
+    std::vector<std::string> out(fn.values.size());
+    if (fn.is_declaration()) return out;
+    const IrNoisyProgram program(fn, dialect_);
+    const auto analysis = analyze(module, program, debug, log);
+    for (ir::ValueId v = 0; v < fn.values.size(); ++v) {
+      const Interval* noise = analysis.noise(v);
+      if (!is_noisy_value(program.kind(v))) out[v] = "not noisy";
+      else if (noise == nullptr) out[v] = "uninitialized";
+      else out[v] = to_mlir_debug_string(*noise);
+    }
+    return out;
+  }
+
+ private:
+  // The --debug-analysis trace: MLIR's int-range-analysis shape, noisy values only.
+  class Trace {
+   public:
+    Trace(const ir::Module& module, const IrNoisyProgram& program, std::ostream& log)
+        : module_(&module), program_(&program), namer_(program.function()), log_(&log) {}
+    template <class Event>
+    void on_visit(const Event& event) {
+      const ir::ValueId v = event.node;
+      if (!is_noisy_value(program_->kind(v))) return;
+      const ir::Function& fn = program_->function();
+      const ir::ValueData& value = fn.values[v];
+      *log_ << "Inferring ranges for ";
+      if (value.is_block_argument) {
+        *log_ << namer_.value(v) << " (argument #" << value.position << " of "
+              << (value.owner == 0 ? std::string("the entry block") : namer_.block(value.owner)) << ")";
+      } else {
+        *log_ << ir::print_op(fn, value.owner, *module_->registry, namer_);
+      }
+      *log_ << "\nInferred range "
+            << (event.after != nullptr ? to_mlir_debug_string(*event.after) : std::string("uninitialized"))
+            << (event.widened ? " (widened)" : "") << "\n";
+    }
+
+   private:
+    const ir::Module* module_;
+    const IrNoisyProgram* program_;
+    ir::ValueNamer namer_;
+    std::ostream* log_;
+  };
+
+  void require_registered() const {
+    if (!registered_) throw std::logic_error("kildall::noisy::NoisyDriver: register_dialect was not called");
+  }
+
+  [[nodiscard]] NoiseAnalysis<IrNoisyProgram, ir::CfgView> analyze(const ir::Module& module,
+                                                                  const IrNoisyProgram& program, bool debug,
+                                                                  std::ostream& log) const {
+    auto analysis = debug ? analyze_ir_noise(program, options_.parameters, {}, Trace(module, program, log))
+                          : analyze_ir_noise(program, options_.parameters);
+    if (!analysis.converged()) {
+      throw ir::IrError(ir::Diagnostic{module.source_name, program.function().loc,
+                                       "noise analysis of '@" + program.function().name + "' stopped: " +
+                                           analysis.solver_result().outcome().message()});
+    }
+    return analysis;
+  }
+
+  void verify(const ir::Module& module, bool debug, std::ostream& log) const {
+    for (const ir::Function& fn : module.functions) {
+      if (fn.is_declaration()) continue;
+      if (debug) {
+        const IrNoisyProgram program(fn, dialect_);
+        (void)analyze(module, program, true, log);
+      }
+      if (auto error = find_noise_error(module, fn, dialect_, options_.parameters)) throw ir::IrError(std::move(*error));
+    }
+  }
+
+  // The LP file of function `fn` (one file per function when there are several).
+  [[nodiscard]] std::filesystem::path lp_path(const ir::Module& module, const ir::Function& fn) const {
+    std::size_t bodies = 0;
+    for (const ir::Function& f : module.functions) bodies += f.is_declaration() ? 0 : 1;
+    std::filesystem::path path(options_.emit_lp);
+    if (bodies <= 1) return path;
+    const std::string ext = path.extension().string();
+    return path.replace_extension().string() + "." + fn.name + (ext.empty() ? ".lp" : ext);
+  }
+
+  void reduce_noise(ir::Module& module, std::ostream& log) const {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    std::size_t inserted = 0, greedy_total = 0, functions = 0;
+    std::string status = options_.optimizer == Optimizer::ilp ? "optimal" : "greedy";
+    for (ir::Function& fn : module.functions) {
+      if (fn.is_declaration()) continue;
+      ++functions;
+      std::vector<ir::ValueId> placement;
+      {
+        const IrNoisyProgram program(fn, dialect_);
+        try {
+          if (!options_.emit_lp.empty()) emit_lp(module, program);
+          if (options_.optimizer == Optimizer::greedy) {
+            placement = place_reduce_noise_greedy(program, options_.parameters);
+            greedy_total += placement.size();
+          } else {
+            const auto result = place_reduce_noise_ilp(program, options_.parameters, ilp_options(program, start, log));
+            placement = result.reduce_after;
+            greedy_total += result.greedy_count;
+            if (result.outcome == IlpOutcome::greedy_fallback) {
+              status = "greedy fallback (" + result.message + ")";
+            } else if (result.outcome == IlpOutcome::feasible && status == "optimal") {
+              std::ostringstream text;
+              text << "feasible, gap " << std::fixed << std::setprecision(1) << 100.0 * result.gap << "% (bound "
+                   << result.best_bound << ")";
+              status = text.str();
+            }
+          }
+        } catch (const PlacementError& e) {
+          throw ir::IrError(placement_diagnostic(module, program, e));
+        }
+      }
+      inserted += placement.size();
+      (void)apply_reduce_noise(fn, dialect_, placement);
+    }
+    const double seconds = std::chrono::duration<double>(clock::now() - start).count();
+    std::ostringstream line;
+    line << "noisy-reduce-noise: inserted " << inserted << " reduce_noise op" << (inserted == 1 ? "" : "s");
+    if (options_.optimizer == Optimizer::ilp) line << " (greedy: " << greedy_total << ")";
+    line << " in " << functions << " function" << (functions == 1 ? "" : "s") << ", " << status << ", "
+         << std::fixed << std::setprecision(3) << seconds << " s\n";
+    log << line.str();
+  }
+
+  [[nodiscard]] IlpOptions ilp_options(const IrNoisyProgram& program, std::chrono::steady_clock::time_point start,
+                                       std::ostream& log) const {
+    IlpOptions o;
+    if (options_.time_limit_seconds < lp::inf) {
+      const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      o.time_limit_seconds = std::max(0.0, options_.time_limit_seconds - used);
+    }
+    o.name = [&program](std::size_t v) { return value_stem(program.function(), static_cast<ir::ValueId>(v)); };
+    const std::string function = program.function().name;
+    o.progress = [&log, function](int level, const lp::MipProgress& p) {
+      if (p.elapsed_seconds < 1.0) return;
+      std::ostringstream line;
+      line << "noisy-reduce-noise: @" << function << " ILP level " << level << " ("
+           << (level == 1 ? "inserted ops" : "total noise") << "): best " << p.incumbent << ", bound " << p.bound;
+      if (!std::isnan(p.gap)) line << ", gap " << std::fixed << std::setprecision(1) << 100.0 * p.gap << "%";
+      line << ", " << p.nodes << " nodes, " << std::fixed << std::setprecision(1) << p.elapsed_seconds << " s\n";
+      log << line.str() << std::flush;
+    };
+    return o;
+  }
+
+  static std::string value_stem(const ir::Function& fn, ir::ValueId v) {
+    const std::string_view name = fn.value_name(v);
+    return name.empty() ? "v" + std::to_string(v) : "v_" + std::string(name);
+  }
+
+  void emit_lp(const ir::Module& module, const IrNoisyProgram& program) const {
+    const auto least = check_placement_possible(program, options_.parameters);
+    PlacementModelOptions model_options;
+    model_options.name = [&program](std::size_t v) { return value_stem(program.function(), static_cast<ir::ValueId>(v)); };
+    model_options.max_inserted = place_reduce_noise_greedy(program, options_.parameters).size();
+    const auto pm = build_placement_model(program, options_.parameters, least, model_options);
+    const std::filesystem::path path = lp_path(module, program.function());
+    try {
+      (void)lp::write_lp_file(pm.model, path);
+    } catch (const lp::ModelError& e) {
+      throw ir::IrError(ir::Diagnostic{module.source_name, program.function().loc,
+                                       "--emit-lp: cannot write '" + path.string() + "': " + e.what()});
+    }
+  }
+
+  DriverOptions options_;
+  IrDialect dialect_;
+  bool registered_ = false;
+};
+
+#if __has_include(<kildall/ir/driver_plugin.hpp>)
+/// The noisy dialect as a kildall-opt plugin (see kildall/ir/driver_plugin.hpp).
+[[nodiscard]] inline ir::DriverPlugin kildall_opt_plugin() {
+  auto driver = std::make_shared<NoisyDriver>();
+  ir::DriverPlugin plugin;
+  plugin.usage = std::string(NoisyDriver::usage);
+  plugin.analyses = {std::string(NoisyDriver::analysis_name)};
+  plugin.register_dialect = [driver](ir::OpRegistry& registry) { driver->register_dialect(registry); };
+  plugin.parse_argument = [driver](std::string_view arg, std::span<const std::string_view> rest) {
+    return driver->parse_argument(arg, rest);
+  };
+  plugin.run_passes = [driver](ir::Module& module, const ir::PluginContext& context) {
+    driver->run_passes(module, context.debug, *context.log);
+  };
+  plugin.describe_values = [driver](const ir::Module& module, const ir::Function& fn, std::string_view,
+                                    const ir::PluginContext& context) {
+    return driver->describe_values(module, fn, context.debug, *context.log);
+  };
+  return plugin;
+}
+#endif
+
+}  // namespace kildall::noisy

@@ -1,0 +1,116 @@
+#pragma once
+/// \file
+/// Internal: the iteration plan of a solve (order, positions, widening points).
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <ranges>
+#include <utility>
+#include <vector>
+
+#include <kildall/graph/concepts.hpp>
+#include <kildall/graph/wto.hpp>
+#include <kildall/solver/options.hpp>
+
+namespace kildall::detail {
+
+/// "Not in the plan" (unreachable from the roots).
+inline constexpr std::uint32_t no_position = std::numeric_limits<std::uint32_t>::max();
+
+/// The order nodes are prioritized in, each node's position in it, and which
+/// positions are widening points.
+template <class Vertex>
+struct IterationPlan {
+  std::vector<Vertex> order;            // by position
+  std::vector<std::uint32_t> position;  // by vertex index; no_position when unordered
+  std::vector<bool> widening_point;     // by position
+
+  [[nodiscard]] std::size_t bytes() const noexcept {
+    return order.capacity() * sizeof(Vertex) + position.capacity() * sizeof(std::uint32_t) +
+           widening_point.capacity() / 8;
+  }
+};
+
+/// Builds the plan of `g` from `roots` in the requested order. Widening points
+/// are WTO heads, or targets of back edges of the depth-first search (the
+/// edges that do not go forward in reverse post-order).
+template <ForwardAnalysisGraph G, class Roots>
+  requires std::ranges::input_range<const Roots>
+[[nodiscard]] IterationPlan<vertex_t<G>> make_iteration_plan(const G& g, const Roots& roots, IterationOrder how) {
+  IterationPlan<vertex_t<G>> plan;
+  const std::size_t n = vertex_count(g);
+  if (how == IterationOrder::weak_topological_order) {
+    auto wto = weak_topological_order(g, roots);
+    plan.order = wto.order();
+    plan.order.shrink_to_fit();
+    plan.widening_point.assign(plan.order.size(), false);
+    for (std::size_t p = 0; p < plan.order.size(); ++p) plan.widening_point[p] = wto.is_head_at(p);
+    plan.position.assign(n, no_position);
+    for (std::size_t p = 0; p < plan.order.size(); ++p) {
+      plan.position[vertex_index(g, plan.order[p])] = static_cast<std::uint32_t>(p);
+    }
+    return plan;
+  }
+  // Reverse post-order by one iterative depth-first search. `position` holds
+  // the post-order number while searching (`on_stack` marks vertices whose
+  // search is open); an edge to a vertex on the stack is a back edge, whose
+  // target is a widening point. Back edges are exactly the edges that do not
+  // go forward in reverse post-order.
+  using Vertex = vertex_t<G>;
+  using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
+  struct Frame {
+    Vertex vertex;
+    EdgeIt next;
+    EdgeIt last;
+  };
+  constexpr std::uint32_t on_stack = no_position - 1;
+  plan.position.assign(n, no_position);
+  std::vector<bool> head(n, false);
+  std::vector<Frame> stack;
+  std::uint32_t counter = 0;
+  plan.order.reserve(n);
+  for (const auto& root_ref : roots) {
+    const Vertex root = root_ref;
+    const std::size_t ri = vertex_index(g, root);
+    if (plan.position[ri] != no_position) continue;
+    plan.position[ri] = on_stack;
+    {
+      auto [first, last] = out_edges(root, g);
+      stack.push_back(Frame{root, first, last});
+    }
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (top.next != top.last) {
+        const Vertex w = target(*top.next, g);
+        ++top.next;
+        const std::size_t wi = vertex_index(g, w);
+        const std::uint32_t pw = plan.position[wi];
+        if (pw == no_position) {
+          plan.position[wi] = on_stack;
+          auto [first, last] = out_edges(w, g);
+          stack.push_back(Frame{w, first, last});  // invalidates `top`
+        } else if (pw == on_stack) {
+          head[wi] = true;
+        }
+      } else {
+        plan.position[vertex_index(g, top.vertex)] = counter++;
+        plan.order.push_back(top.vertex);
+        stack.pop_back();
+      }
+    }
+  }
+  std::reverse(plan.order.begin(), plan.order.end());
+  plan.order.shrink_to_fit();
+  const std::uint32_t m = counter;
+  plan.widening_point.assign(m, false);
+  for (std::uint32_t p = 0; p < m; ++p) {
+    const std::size_t vi = vertex_index(g, plan.order[p]);
+    plan.position[vi] = p;
+    if (head[vi]) plan.widening_point[p] = true;
+  }
+  return plan;
+}
+
+}  // namespace kildall::detail

@@ -1,0 +1,60 @@
+#pragma once
+/// \file
+/// Solver options: iteration order and termination policy shared by the dense
+/// and the sparse fixed-point solvers.
+///
+/// Termination is a policy, not a hope: widening is applied at widening points
+/// (heads of the weak topological order, or targets of retreating edges in
+/// reverse post-order) once a point has been visited `widening_delay` times; an
+/// optional narrowing phase recovers precision afterwards; and a hard cap on the
+/// number of visits per node turns a non-terminating iteration (a non-monotone
+/// transfer, an infinite-height lattice without widening) into a result whose
+/// status says so and names the node.
+
+#include <cstdint>
+
+namespace kildall {
+
+/// The order in which the worklist hands out pending nodes.
+enum class IterationOrder : std::uint8_t {
+  /// Lowest reverse-post-order position first (Kildall 1973; the default).
+  /// Widening points are the targets of retreating edges of the depth-first
+  /// search, which cut every cycle, reducible or not.
+  reverse_postorder,
+  /// Lowest position in Bourdoncle's weak topological order first (Bourdoncle
+  /// 1993, `kildall/graph/wto.hpp`). Because a component's nodes are
+  /// contiguous and follow its head, a priority worklist in this order
+  /// stabilizes each component before anything after it is visited (the
+  /// "recursive iteration strategy"). Widening points are the component heads.
+  weak_topological_order,
+};
+
+/// Tuning knobs of `solve_forward`, `solve_backward` and `solve_sparse`.
+struct SolverOptions {
+  /// Worklist priority; see `IterationOrder`.
+  IterationOrder order = IterationOrder::reverse_postorder;
+  /// Apply `widen` at widening points (only when the lattice models
+  /// `WidenableLattice`; ignored otherwise).
+  bool widening = true;
+  /// A widening point joins normally on its first `widening_delay` visits and
+  /// widens on later ones (delayed widening keeps short loops precise).
+  std::uint32_t widening_delay = 3;
+  /// Descending passes run after the ascending phase has converged: every
+  /// reached node is re-evaluated in iteration order, widening points combine
+  /// with `narrow` (when the lattice models `NarrowableLattice`) and other nodes
+  /// take the recomputed state. Stops early once a pass changes nothing. The
+  /// result stays a post-fixpoint (sound); only precision improves.
+  std::uint32_t narrowing_passes = 0;
+  /// Hard cap on visits (transfer applications) per node in the ascending
+  /// phase. Reaching it stops the solve with `SolveStatus::visit_cap_reached`
+  /// naming the node: never a hang.
+  std::uint32_t max_visits_per_node = 10'000;
+  /// Check on every visit that a node's new state is above its old one (it must
+  /// be, for monotone transfers over growing inputs). A violation stops the
+  /// solve with `SolveStatus::non_monotone` naming the node. Costs one `leq`
+  /// per changed visit. When off, a non-monotone transfer is still caught by
+  /// `max_visits_per_node` if it makes the iteration oscillate.
+  bool check_monotonicity = true;
+};
+
+}  // namespace kildall

@@ -1,0 +1,245 @@
+#pragma once
+/// \file
+/// `verify_fixpoint`: re-applies every transfer (and join, and edge
+/// executability test) of a problem once to a solver result and reports every
+/// node where the result is not a post-fixpoint, i.e. where one more round of
+/// Kildall iteration would still move something up. A converged result of a
+/// monotone problem always passes; a result produced from a buggy solver, a
+/// non-monotone transfer or a truncated iteration usually does not. Cheap
+/// enough (one transfer per node) to call in every test.
+///
+/// The checks re-implement the equations of `dense.hpp` / `sparse.hpp`
+/// independently of the engines, from the public result accessors:
+///   * a node the equations reach (root, executable in-edge from a reached
+///     node, executable block) must hold a state;
+///   * a held state must be above the join of its inputs and above its transfer.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kildall/graph/concepts.hpp>
+#include <kildall/graph/reversed.hpp>
+#include <kildall/solver/dense.hpp>
+#include <kildall/solver/sparse.hpp>
+
+namespace kildall {
+
+/// What is wrong at a node.
+enum class ViolationKind : std::uint8_t {
+  unreached_but_reachable,   ///< The equations reach the node (or its block), but it holds no state.
+  in_below_join,             ///< Dense: in-state not above the join over incoming edges.
+  out_below_transfer,        ///< Dense: out-state not above transfer(in-state); sparse: state not above transfer.
+  argument_below_join,       ///< Sparse: block argument not above the join of its incoming values.
+  block_not_executable,      ///< Sparse: an executable edge leads to a block not marked executable.
+};
+
+/// A short name for `kind`.
+[[nodiscard]] constexpr std::string_view to_string(ViolationKind kind) noexcept {
+  switch (kind) {
+    case ViolationKind::unreached_but_reachable: return "reachable but unreached";
+    case ViolationKind::in_below_join: return "in-state below join of predecessors";
+    case ViolationKind::out_below_transfer: return "state below its transfer";
+    case ViolationKind::argument_below_join: return "block argument below join of incoming values";
+    case ViolationKind::block_not_executable: return "executable edge into non-executable block";
+  }
+  return "unknown";
+}
+
+/// One node that is not at a post-fixpoint.
+struct Violation {
+  std::size_t index;   ///< `vertex_index` of the node (value or block) in its graph.
+  ViolationKind kind;  ///< What is wrong.
+};
+
+/// The outcome of `verify_fixpoint`.
+struct FixpointReport {
+  std::size_t checked = 0;            ///< Nodes (and blocks) examined.
+  std::vector<Violation> violations;  ///< Empty when the result is a post-fixpoint.
+
+  /// True when no violation was found.
+  [[nodiscard]] bool ok() const noexcept { return violations.empty(); }
+
+  /// "post-fixpoint (N nodes checked)" or the first few violations, one per line.
+  [[nodiscard]] std::string message() const {
+    if (ok()) return "post-fixpoint (" + std::to_string(checked) + " nodes checked)";
+    std::string text = std::to_string(violations.size()) + " violation(s):";
+    for (std::size_t i = 0; i < violations.size() && i < 10; ++i) {
+      text += "\n  node #" + std::to_string(violations[i].index) + ": " + std::string(to_string(violations[i].kind));
+    }
+    return text;
+  }
+};
+
+namespace detail {
+
+template <class G, class TG, class P>
+FixpointReport verify_dense(const TG& tg, const P& p, const DenseResult<G, lattice_t<P>>& r) {
+  using L = lattice_t<P>;
+  const G& g = r.graph();
+  FixpointReport report;
+  std::vector<bool> is_root(vertex_count(g), false);
+  for (const auto& root : r.roots()) is_root[vertex_index(g, root)] = true;
+  for (const auto& v : vertex_range(g)) {
+    ++report.checked;
+    const std::size_t vi = vertex_index(g, v);
+    std::optional<L> joined;
+    if (is_root[vi]) joined = static_cast<L>(p.boundary(v));
+    for (const auto& e : in_edge_range(tg, v)) {
+      const L* from = r.lookup_out(source(e, tg));
+      if (from == nullptr) continue;
+      if constexpr (DenseEdgeExecutability<P, G>) {
+        if (!p.edge_executable(e, *from)) continue;
+      }
+      L contribution = [&]() -> L {
+        if constexpr (DenseEdgeTransfer<P, G>) {
+          return static_cast<L>(p.transfer_edge(e, *from));
+        } else {
+          return *from;
+        }
+      }();
+      if (!joined) {
+        joined = std::move(contribution);
+      } else {
+        (void)joined->join(contribution);
+      }
+    }
+    const L* in = r.lookup_in(v);
+    if (in == nullptr) {
+      if (joined) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
+      continue;
+    }
+    if (joined && !joined->leq(*in)) report.violations.push_back({vi, ViolationKind::in_below_join});
+    const L out = static_cast<L>(p.transfer(v, *in));
+    if (!out.leq(*r.lookup_out(v))) report.violations.push_back({vi, ViolationKind::out_below_transfer});
+  }
+  return report;
+}
+
+}  // namespace detail
+
+/// Checks that a dense result is a post-fixpoint of `problem` (the problem it
+/// was solved with; direction and roots are taken from the result).
+template <IndexedGraph G, class P>
+  requires DenseProblem<P, G>
+[[nodiscard]] FixpointReport verify_fixpoint(const P& problem, const DenseResult<G, lattice_t<P>>& result) {
+  if (result.direction() == Direction::forward) return detail::verify_dense<G>(result.graph(), problem, result);
+  const Reversed<G> view(result.graph());
+  return detail::verify_dense<G>(view, problem, result);
+}
+
+/// Checks that a sparse result is a post-fixpoint of `problem`: every block
+/// reached by an executable edge is executable, every value that can be
+/// computed is initialized, and every state is above its transfer (or, for a
+/// block argument, above the join of its incoming values).
+template <AnalysisGraph Values, class L, class Cfg, class P>
+  requires SparseProblem<P, Values> && std::same_as<L, lattice_t<P>>
+[[nodiscard]] FixpointReport verify_fixpoint(const P& problem, const SparseResult<Values, L, Cfg>& result) {
+  constexpr bool has_cfg = !std::same_as<Cfg, NoCfg>;
+  const Values& g = result.values_graph();
+  FixpointReport report;
+  std::vector<const L*> scratch;
+
+  // Branch operands of block `b`, all initialized? (then in `scratch`)
+  auto gather = [&](const auto& b) {
+    scratch.clear();
+    if constexpr (has_cfg && SparseBranchProblem<P, Values, Cfg>) {
+      for (const auto& x : problem.branch_operands(b)) {
+        const L* s = result.lookup(x);
+        if (s == nullptr) return false;
+        scratch.push_back(s);
+      }
+    } else {
+      (void)b;
+    }
+    return true;
+  };
+  auto edge_live = [&](const auto& e) {
+    if constexpr (has_cfg) {
+      const Cfg& cfg = *result.cfg();
+      const auto s = source(e, cfg);
+      if (!result.block_executable(s)) return false;
+      if constexpr (SparseBranchProblem<P, Values, Cfg>) {
+        if (!gather(s)) return false;
+        return static_cast<bool>(problem.edge_executable(e, OperandStates<L>(std::span<const L* const>(scratch))));
+      }
+    } else {
+      (void)e;
+    }
+    return true;
+  };
+
+  if constexpr (has_cfg) {
+    const Cfg& cfg = *result.cfg();
+    std::vector<bool> is_entry(vertex_count(cfg), false);
+    for (const auto& b : result.entries()) is_entry[vertex_index(cfg, b)] = true;
+    for (const auto& b : vertex_range(cfg)) {
+      ++report.checked;
+      bool reachable = is_entry[vertex_index(cfg, b)];
+      for (const auto& e : in_edge_range(cfg, b)) reachable = reachable || edge_live(e);
+      if (reachable && !result.block_executable(b)) {
+        report.violations.push_back({vertex_index(cfg, b), ViolationKind::block_not_executable});
+      }
+    }
+    for (const auto& v : vertex_range(g)) {
+      ++report.checked;
+      const auto b = problem.block_of(v);
+      if (!result.block_executable(b)) continue;
+      if (!problem.is_block_argument(v)) continue;
+      std::optional<L> joined;
+      if (is_entry[vertex_index(cfg, b)]) joined = static_cast<L>(problem.entry_argument_state(v));
+      for (const auto& e : in_edge_range(cfg, b)) {
+        if (!edge_live(e)) continue;
+        const auto in = problem.incoming_value(v, e);
+        if (!in) continue;
+        const L* s = result.lookup(*in);
+        if (s == nullptr) continue;
+        if (!joined) {
+          joined = *s;
+        } else {
+          (void)joined->join(*s);
+        }
+      }
+      const L* state = result.lookup(v);
+      const std::size_t vi = vertex_index(g, v);
+      if (state == nullptr) {
+        if (joined) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
+      } else if (joined && !joined->leq(*state)) {
+        report.violations.push_back({vi, ViolationKind::argument_below_join});
+      }
+    }
+  }
+
+  for (const auto& v : vertex_range(g)) {
+    if constexpr (has_cfg) {
+      if (!result.block_executable(problem.block_of(v)) || problem.is_block_argument(v)) continue;
+    } else {
+      ++report.checked;
+    }
+    scratch.clear();
+    bool all = true;
+    for (const auto& e : in_edge_range(g, v)) {
+      const L* s = result.lookup(source(e, g));
+      all = all && s != nullptr;
+      scratch.push_back(s);
+    }
+    const std::size_t vi = vertex_index(g, v);
+    const L* state = result.lookup(v);
+    if (!all && !detail::visit_with_uninitialized_operands<P>()) {
+      continue;
+    }
+    const L computed = static_cast<L>(problem.transfer(v, OperandStates<L>(std::span<const L* const>(scratch))));
+    if (state == nullptr) {
+      report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
+    } else if (!computed.leq(*state)) {
+      report.violations.push_back({vi, ViolationKind::out_below_transfer});
+    }
+  }
+  return report;
+}
+
+}  // namespace kildall

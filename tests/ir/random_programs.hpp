@@ -1,0 +1,232 @@
+#pragma once
+// Random, verified reference-IR programs with loops and branches, and the
+// brute-force oracle (the interpreter over all inputs, or many random inputs)
+// that the analysis tests compare against. Deterministic in the seed.
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <kildall/ir/interpreter.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/parser.hpp>
+#include <kildall/ir/verifier.hpp>
+
+namespace kildall::ir::testing {
+
+/// Shape of the generated programs.
+struct ProgramShape {
+  std::vector<unsigned> widths{3};   ///< Integer widths used for data values (besides i1).
+  unsigned arguments = 2;            ///< Function arguments (of the first width).
+  unsigned blocks = 5;               ///< Blocks, including the entry.
+  unsigned ops_per_block = 5;        ///< Ops per block (before the terminator), at most.
+  bool backward_branches = true;     ///< Allow branches to earlier blocks (loops).
+};
+
+/// A random program `@f` as MLIR text. Every block after the entry may take
+/// arguments; values of the entry block and the function arguments are used
+/// anywhere (they dominate every block), others only in their own block.
+inline std::string random_program(std::uint64_t seed, const ProgramShape& shape) {
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  struct Val {
+    std::string name;
+    unsigned width;  // 1 = i1
+  };
+  const auto type = [](unsigned w) { return "i" + std::to_string(w); };
+  const unsigned main_width = shape.widths[0];
+  std::vector<Val> global;  // function args + entry block values
+  for (unsigned i = 0; i < shape.arguments; ++i) global.push_back({"%a" + std::to_string(i), main_width});
+  // Block signatures.
+  std::vector<std::vector<unsigned>> block_args(shape.blocks);
+  for (unsigned b = 1; b < shape.blocks; ++b) {
+    const unsigned n = static_cast<unsigned>(pick(3));
+    for (unsigned i = 0; i < n; ++i) block_args[b].push_back(rng() % 4 == 0 ? 1u : shape.widths[pick(shape.widths.size())]);
+  }
+  std::string out = "func.func @f(";
+  for (unsigned i = 0; i < shape.arguments; ++i) out += (i ? ", %a" : "%a") + std::to_string(i) + ": " + type(main_width);
+  out += ") -> " + type(main_width) + " {\n";
+  static const char* const binary[] = {"addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori",
+                                       "xori", "shli", "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui"};
+  static const char* const predicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+  unsigned counter = 0;
+  for (unsigned b = 0; b < shape.blocks; ++b) {
+    std::vector<Val> local;
+    if (b > 0) {
+      out += "^bb" + std::to_string(b);
+      if (!block_args[b].empty()) {
+        out += "(";
+        for (std::size_t i = 0; i < block_args[b].size(); ++i) {
+          const std::string name = "%b" + std::to_string(b) + "_" + std::to_string(i);
+          out += (i ? ", " : "") + name + ": " + type(block_args[b][i]);
+          local.push_back({name, block_args[b][i]});
+        }
+        out += ")";
+      }
+      out += ":\n";
+    }
+    const auto pool_of = [&](unsigned width) {
+      std::vector<std::string> pool;
+      for (const Val& v : global)
+        if (v.width == width) pool.push_back(v.name);
+      for (const Val& v : local)
+        if (v.width == width) pool.push_back(v.name);
+      return pool;
+    };
+    const auto value_of = [&](unsigned width) -> std::string {
+      auto pool = pool_of(width);
+      if (pool.empty() || rng() % 6 == 0) {
+        // Materialize a constant.
+        const std::string name = "%k" + std::to_string(counter++);
+        const std::int64_t lo = width == 1 ? 0 : -(std::int64_t{1} << (std::min(width, 62u) - 1));
+        const std::int64_t span = width == 1 ? 2 : std::int64_t{1} << std::min(width, 62u);
+        const std::int64_t v = lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(span));
+        if (width == 1) out += "  " + name + " = arith.constant " + (v ? "true" : "false") + "\n";
+        else out += "  " + name + " = arith.constant " + std::to_string(v) + " : " + type(width) + "\n";
+        (b == 0 ? global : local).push_back({name, width});
+        return name;
+      }
+      return pool[pick(pool.size())];
+    };
+    const unsigned ops = 1 + static_cast<unsigned>(pick(shape.ops_per_block));
+    for (unsigned k = 0; k < ops; ++k) {
+      const unsigned w = shape.widths[pick(shape.widths.size())];
+      const std::string name = "%v" + std::to_string(counter++);
+      const unsigned kind = static_cast<unsigned>(pick(10));
+      unsigned result_width = w;
+      if (kind < 5) {
+        const std::string x = value_of(w), y = value_of(w);
+        out += "  " + name + " = arith." + binary[pick(17)] + " " + x + ", " + y + " : " + type(w) + "\n";
+      } else if (kind < 7) {
+        const std::string x = value_of(w), y = value_of(w);
+        out += "  " + name + " = arith.cmpi " + predicates[pick(10)] + ", " + x + ", " + y + " : " + type(w) + "\n";
+        result_width = 1;
+      } else if (kind == 7) {
+        const std::string c = value_of(1), x = value_of(w), y = value_of(w);
+        out += "  " + name + " = arith.select " + c + ", " + x + ", " + y + " : " + type(w) + "\n";
+      } else {
+        // A cast between two different widths (i1 included as a source).
+        unsigned from = rng() % 3 == 0 ? 1u : shape.widths[pick(shape.widths.size())];
+        unsigned to = shape.widths[pick(shape.widths.size())];
+        if (from == to) {
+          if (from == 1) to = main_width;
+          else from = 1;
+        }
+        if (from == to) continue;
+        const std::string x = value_of(from);
+        const char* op = from > to ? "trunci" : (rng() % 2 ? "extsi" : "extui");
+        out += "  " + name + " = arith." + op + " " + x + " : " + type(from) + " to " + type(to) + "\n";
+        result_width = to;
+      }
+      (b == 0 ? global : local).push_back({name, result_width});
+    }
+    // Terminator.
+    const auto target = [&]() -> unsigned {
+      if (shape.backward_branches) return 1 + static_cast<unsigned>(pick(shape.blocks - 1));
+      return b + 1 + static_cast<unsigned>(pick(shape.blocks - 1 - b));
+    };
+    const auto successor = [&](unsigned t) {
+      std::string s = "^bb" + std::to_string(t);
+      if (block_args[t].empty()) return s;
+      std::vector<std::string> names;
+      for (const unsigned w : block_args[t]) names.push_back(value_of(w));
+      s += "(";
+      for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
+      s += " : ";
+      for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + type(block_args[t][i]);
+      return s + ")";
+    };
+    const bool last = b + 1 == shape.blocks;
+    if (last || (b > 0 && rng() % 5 == 0)) {
+      const std::string r = value_of(main_width);
+      out += "  return " + r + " : " + type(main_width) + "\n";
+    } else if (rng() % 3 == 0) {
+      const std::string s = successor(target());
+      out += "  cf.br " + s + "\n";
+    } else {
+      const std::string c = value_of(1);
+      const std::string s1 = successor(target()), s2 = successor(target());
+      out += "  cf.cond_br " + c + ", " + s1 + ", " + s2 + "\n";
+    }
+  }
+  out += "}\n";
+  return out;
+}
+
+/// What the interpreter observed over many runs of one function.
+struct Observations {
+  std::vector<std::set<std::uint64_t>> values;  ///< Per value: the bit patterns it took.
+  std::vector<bool> blocks;                     ///< Per block: entered at least once.
+  std::size_t runs = 0;                         ///< Number of runs.
+  std::size_t returned = 0;                     ///< Runs that returned normally.
+};
+
+/// All argument tuples for `fn` when their total width is at most `max_bits`, else `samples`
+/// random tuples (plus the all-zero and all-ones tuples), from `rng`.
+inline std::vector<std::vector<std::uint64_t>> input_tuples(const Function& fn, unsigned max_bits, std::size_t samples,
+                                                            std::mt19937_64& rng) {
+  unsigned total = 0;
+  for (const Type t : fn.argument_types) total += t.width();
+  std::vector<std::vector<std::uint64_t>> tuples;
+  if (total <= max_bits) {
+    for (std::uint64_t code = 0; code < (std::uint64_t{1} << total); ++code) {
+      std::vector<std::uint64_t> args;
+      unsigned shift = 0;
+      for (const Type t : fn.argument_types) {
+        args.push_back((code >> shift) & width_mask(t.width()));
+        shift += t.width();
+      }
+      tuples.push_back(args);
+    }
+    return tuples;
+  }
+  tuples.emplace_back(fn.argument_types.size(), 0);
+  tuples.emplace_back(fn.argument_types.size(), ~std::uint64_t{0});
+  static const std::uint64_t interesting[] = {0, 1, 2, 3, ~std::uint64_t{0}, ~std::uint64_t{0} - 1};
+  for (std::size_t s = 0; s < samples; ++s) {
+    std::vector<std::uint64_t> args;
+    for (std::size_t i = 0; i < fn.argument_types.size(); ++i) {
+      const unsigned w = fn.argument_types[i].width();
+      std::uint64_t v = rng();
+      switch (rng() % 4) {
+        case 0: v = interesting[rng() % 6]; break;
+        case 1: v = (std::uint64_t{1} << (w - 1)) + (rng() % 3) - 1; break;  // around the sign boundary
+        case 2: v = rng() % 16; break;
+        default: break;
+      }
+      args.push_back(v & width_mask(w));
+    }
+    tuples.push_back(args);
+  }
+  return tuples;
+}
+
+/// Runs function 0 of `module` on every tuple, recording values and blocks.
+inline Observations observe(const Module& module, const std::vector<std::vector<std::uint64_t>>& tuples,
+                            std::uint64_t max_steps) {
+  const Function& fn = module.functions[0];
+  Observations obs;
+  obs.values.resize(fn.values.size());
+  obs.blocks.assign(fn.blocks.size(), false);
+  InterpreterOptions options;
+  options.max_steps = max_steps;
+  options.on_value = [&](std::uint32_t f, ValueId v, std::uint64_t bits) {
+    if (f == 0) obs.values[v].insert(bits);
+  };
+  options.on_block = [&](std::uint32_t f, BlockId b) {
+    if (f == 0) obs.blocks[b] = true;
+  };
+  const Interpreter interpreter(module);
+  for (const auto& args : tuples) {
+    const ExecResult r = interpreter.run(0u, args, options);
+    ++obs.runs;
+    obs.returned += r.status == ExecStatus::returned;
+  }
+  return obs;
+}
+
+}  // namespace kildall::ir::testing

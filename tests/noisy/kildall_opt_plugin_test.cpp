@@ -1,0 +1,206 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <kildall/ir.hpp>
+#include <kildall/lp/glpk.hpp>
+#include <kildall/lp/lp_format.hpp>
+#include <kildall/noisy/kildall_opt_plugin.hpp>
+
+#include "ir_test_support.hpp"
+
+using namespace kildall;
+using namespace kildall::noisy;
+using noisy_ir_test::read_example;
+
+namespace {
+
+// What kildall-opt does with the plugin: register, parse flags, parse the
+// input, run the passes, print the module.
+struct Run {
+  std::string output;
+  std::string log;
+  std::string error;  // IrError text, if any
+};
+
+Run drive(std::vector<std::string_view> args, const std::string& example) {
+  ir::OpRegistry registry;
+  NoisyDriver driver;
+  driver.register_dialect(registry);
+  bool debug = false;
+  for (std::size_t i = 0; i < args.size();) {
+    if (args[i] == "--debug-analysis") {
+      debug = true;
+      ++i;
+      continue;
+    }
+    const int used = driver.parse_argument(args[i], std::span<const std::string_view>(args).subspan(i + 1));
+    REQUIRE(used > 0);
+    i += static_cast<std::size_t>(used);
+  }
+  Run r;
+  std::ostringstream log;
+  try {
+    ir::Module m = ir::parse_and_verify(read_example(example), registry, example);
+    driver.run_passes(m, debug, log);
+    r.output = ir::print_module(m);
+  } catch (const ir::IrError& e) {
+    r.error = e.what();
+  }
+  r.log = log.str();
+  return r;
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("--noisy-verify on the mul chain fails with the article's message at %5") {
+  const Run r = drive({"--noisy-verify"}, "mul_chain.mlir");
+  const auto [line, column] = noisy_ir_test::position_of(read_example("mul_chain.mlir"), "noisy.mul %4, %4");
+  CHECK(r.error.find("mul_chain.mlir:" + std::to_string(line) + ":" + std::to_string(column) +
+                     ": error: 'noisy.mul' op Found op after which the noise exceeds the allowable maximum of 26; "
+                     "it was: 48") == 0);
+  CHECK(drive({"--noisy-verify"}, "add_chain.mlir").error.empty());
+}
+
+TEST_CASE("--noisy-reduce-noise on the branching example inserts exactly one reduce_noise, after the mul") {
+  const Run r = drive({"--noisy-reduce-noise"}, "single_insertion_branching.mlir");
+  REQUIRE(r.error.empty());
+  CHECK(count(r.output, "noisy.reduce_noise") == 1);
+  CHECK(r.output.find("    %4 = noisy.mul %2, %3 : !noisy.i32\n    %5 = noisy.reduce_noise %4 : !noisy.i32\n") !=
+        std::string::npos);
+  CHECK(r.log.find("noisy-reduce-noise: inserted 1 reduce_noise op (greedy: 2) in 1 function, optimal, ") == 0);
+  const Run g = drive({"--noisy-reduce-noise=greedy"}, "single_insertion_branching.mlir");
+  CHECK(count(g.output, "noisy.reduce_noise") == 2);
+  CHECK(g.log.find("noisy-reduce-noise: inserted 2 reduce_noise ops in 1 function, greedy, ") == 0);
+}
+
+TEST_CASE("--noisy-reduce-noise on every example: the brute-force optimum, legal, same results") {
+  const char* names[] = {"mul_chain.mlir", "single_insertion_branching.mlir", "add_chain.mlir", "branches_rejoin.mlir",
+                         "loop.mlir"};
+  const std::size_t optimum[] = {3, 1, 0, 1, 1};  // proven by brute force in test_noisy_ir_dialect
+  for (std::size_t e = 0; e < std::size(names); ++e) {
+    CAPTURE(names[e]);
+    const Run r = drive({"--noisy-reduce-noise"}, names[e]);
+    REQUIRE(r.error.empty());
+    CHECK(count(r.output, "noisy.reduce_noise") == optimum[e]);
+    // The printed module parses, verifies and is legal.
+    ir::OpRegistry registry;
+    const IrDialect dialect = register_noisy_dialect(registry);
+    const ir::Module optimized = ir::parse_and_verify(r.output, registry, "optimized.mlir");
+    CHECK_FALSE(find_noise_error(optimized, optimized.functions[0], dialect).has_value());
+    const ir::Module original = ir::parse_and_verify(read_example(names[e]), registry, names[e]);
+    std::vector<std::uint64_t> args(original.functions[0].argument_types.size(), 3);
+    CHECK(ir::interpret(optimized, optimized.functions[0].name, args).results ==
+          ir::interpret(original, original.functions[0].name, args).results);
+  }
+}
+
+TEST_CASE("ILP on random IR programs: never worse than greedy, always legal") {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const std::string text = noisy_ir_test::random_function(seed, 6 + static_cast<int>(seed % 6));
+    ir::OpRegistry registry;
+    const IrDialect dialect = register_noisy_dialect(registry);
+    ir::Module m = ir::parse_and_verify(text, registry);
+    const IrNoisyProgram program(m.functions[0], dialect);
+    try {
+      const auto r = place_reduce_noise_ilp(program);
+      CHECK(r.outcome == IlpOutcome::optimal);
+      CHECK(r.reduce_after.size() <= r.greedy_count);
+      NoiseAnalysisOptions options;
+      options.reduce_after = placement_mask(program, r.reduce_after);
+      CHECK(is_legal(analyze_ir_noise(program, {}, options)));
+    } catch (const PlacementError&) {
+      CHECK_THROWS_AS((void)place_reduce_noise_greedy(program), PlacementError);
+    }
+  }
+}
+
+TEST_CASE("a maximum below what two fresh values reach: a clear error naming the mul") {
+  const Run r = drive({"--noisy-reduce-noise", "--noisy-maximum=20"}, "single_insertion_branching.mlir");
+  const auto [line, column] =
+      noisy_ir_test::position_of(read_example("single_insertion_branching.mlir"), "noisy.mul %2, %3");
+  CHECK(r.error.find("single_insertion_branching.mlir:" + std::to_string(line) + ":" + std::to_string(column) +
+                     ": error: 'noisy.mul' op no placement of reduce_noise can make this op legal") == 0);
+  CHECK(r.error.find("its noise is 24, above the allowable maximum of 20") != std::string::npos);
+}
+
+TEST_CASE("--emit-lp writes the placement model; glpk solves the file to the optimum") {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "kildall_noisy_emit_test.lp";
+  const std::string flag = "--emit-lp=" + path.string();
+  const Run r = drive({"--noisy-reduce-noise", flag}, "single_insertion_branching.mlir");
+  REQUIRE(r.error.empty());
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("reduce_v_b1") != std::string::npos);
+  const lp::Model model = lp::read_lp(text, path.string());
+  const lp::Solution s = lp::solve_glpk(model);
+  REQUIRE(s.status == lp::SolveStatus::optimal);
+  CHECK(s.objective == doctest::Approx(1.0));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("--time-limit 0 falls back to greedy and says so") {
+  const Run r = drive({"--noisy-reduce-noise", "--time-limit", "0"}, "single_insertion_branching.mlir");
+  REQUIRE(r.error.empty());
+  CHECK(count(r.output, "noisy.reduce_noise") == 2);
+  CHECK(r.log.find("greedy fallback (ILP solver: no_solution (time limit reached") != std::string::npos);
+}
+
+TEST_CASE("--debug-analysis traces the noise analysis in the article's shape") {
+  const Run r = drive({"--noisy-verify", "--debug-analysis"}, "mul_chain.mlir");
+  CHECK(r.log.find("Inferring ranges for %2 = noisy.encode %0 : i5 -> !noisy.i32\n"
+                   "Inferred range unsigned : [0, 12] signed : [0, 12]\n") != std::string::npos);
+  CHECK(r.log.find("Inferring ranges for %5 = noisy.mul %4, %4 : !noisy.i32\n"
+                   "Inferred range unsigned : [0, 48] signed : [0, 48]\n") != std::string::npos);
+  CHECK(r.log.find("Inferring ranges for %7 = noisy.mul %6, %6 : !noisy.i32\n"
+                   "Inferred range unsigned : [0, 192] signed : [0, 192]\n") != std::string::npos);
+  CHECK(r.log.find("arith.constant") == std::string::npos);  // plain values are not noise
+}
+
+TEST_CASE("--dump-analysis=noise describes every value") {
+  ir::OpRegistry registry;
+  NoisyDriver driver;
+  driver.register_dialect(registry);
+  const ir::Module m = ir::parse_and_verify(read_example("branches_rejoin.mlir"), registry);
+  std::ostringstream log;
+  const auto text = driver.describe_values(m, m.functions[0], false, log);
+  REQUIRE(text.size() == m.functions[0].values.size());
+  CHECK(text[0] == "not noisy");
+  CHECK(text[m.functions[0].argument(3, 0)] == "unsigned : [0, 25] signed : [0, 25]");
+}
+
+TEST_CASE("flags: values, errors and what is not ours") {
+  NoisyDriver d;
+  const std::vector<std::string_view> rest{"7"};
+  CHECK(d.parse_argument("--sccp", {}) == 0);
+  CHECK(d.parse_argument("--time-limit", rest) == 2);
+  CHECK(d.options().time_limit_seconds == 7.0);
+  CHECK(d.parse_argument("--noisy-initial=10", {}) == 1);
+  CHECK(d.options().parameters.initial == 10);
+  CHECK(d.parse_argument("--noisy-maximum", rest) == 2);
+  CHECK(d.options().parameters.maximum == 7);
+  CHECK_THROWS_WITH_AS(d.parse_argument("--noisy-reduce-noise=cplex", {}),
+                       "unknown optimizer 'cplex' for --noisy-reduce-noise (expected ilp or greedy)",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(d.parse_argument("--time-limit=-1", {}), std::invalid_argument);
+  CHECK_THROWS_AS(d.parse_argument("--time-limit", {}), std::invalid_argument);
+  CHECK_THROWS_AS(d.parse_argument("--noisy-maximum=x", {}), std::invalid_argument);
+  CHECK_THROWS_AS(d.parse_argument("--emit-lp=", {}), std::invalid_argument);
+  ir::Module m;
+  std::ostringstream log;
+  CHECK_THROWS_AS(d.run_passes(m, false, log), std::logic_error);  // dialect not registered
+}

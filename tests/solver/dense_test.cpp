@@ -1,0 +1,409 @@
+#include <kildall/solver/dense.hpp>
+#include <kildall/solver/verify.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "random_graphs.hpp"
+#include "test_lattices.hpp"
+
+using solver_test::Bits;
+using solver_test::Const;
+using solver_test::Graph;
+using solver_test::MaxInt;
+
+namespace {
+
+/// out = (in \ kill) ∪ gen: a distributive bit-vector problem (reaching
+/// definitions / liveness shape).
+struct GenKill {
+  using lattice_type = Bits;
+  const std::vector<std::uint64_t>* gen;
+  const std::vector<std::uint64_t>* kill;
+  Bits boundary(std::size_t) const { return Bits{}; }
+  Bits transfer(std::size_t v, const Bits& in) const { return Bits{(in.bits & ~(*kill)[v]) | (*gen)[v]}; }
+};
+
+/// Meet-over-paths by search, per bit: independent of any fixpoint iteration.
+/// Returns the in-state of every vertex reached from `root` in `forward`
+/// direction, nullopt for the others.
+std::vector<std::optional<std::uint64_t>> gen_kill_oracle(const Graph& g, std::size_t root,
+                                                          const std::vector<std::uint64_t>& gen,
+                                                          const std::vector<std::uint64_t>& kill, bool forward) {
+  const std::size_t n = num_vertices(g);
+  const auto reached = solver_test::reachable_from(g, root, forward);
+  std::vector<std::optional<std::uint64_t>> in(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (reached[v]) in[v] = 0;
+  }
+  auto next = [&](std::size_t v) {
+    std::vector<std::size_t> out;
+    if (forward) {
+      for (auto [it, end] = out_edges(v, g); it != end; ++it) out.push_back(target(*it, g));
+    } else {
+      for (auto [it, end] = in_edges(v, g); it != end; ++it) out.push_back(source(*it, g));
+    }
+    return out;
+  };
+  for (unsigned bit = 0; bit < 64; ++bit) {
+    const std::uint64_t mask = std::uint64_t{1} << bit;
+    std::vector<bool> holds_out(n, false);
+    std::vector<std::size_t> stack;
+    for (std::size_t u = 0; u < n; ++u) {
+      if (reached[u] && (gen[u] & mask)) {
+        holds_out[u] = true;
+        stack.push_back(u);
+      }
+    }
+    while (!stack.empty()) {
+      const std::size_t u = stack.back();
+      stack.pop_back();
+      for (std::size_t w : next(u)) {
+        *in[w] |= mask;
+        if (!holds_out[w] && !(kill[w] & mask)) {
+          holds_out[w] = true;
+          stack.push_back(w);
+        }
+      }
+    }
+  }
+  return in;
+}
+
+template <class Result>
+void check_against(const Graph& g, const Result& r, const std::vector<std::optional<std::uint64_t>>& oracle) {
+  for (std::size_t v = 0; v < num_vertices(g); ++v) {
+    CAPTURE(v);
+    REQUIRE(oracle[v].has_value() == (r.lookup_in(v) != nullptr));
+    if (oracle[v]) CHECK(r.lookup_in(v)->bits == *oracle[v]);
+  }
+}
+
+/// A counter around loops: out = in + 1 (saturating at +inf).
+struct Count {
+  using lattice_type = MaxInt;
+  MaxInt boundary(std::size_t) const { return MaxInt{0}; }
+  MaxInt transfer(std::size_t, const MaxInt& in) const {
+    return MaxInt{in.value == MaxInt::inf ? in.value : in.value + 1};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("forward and backward gen/kill match meet-over-paths on random graphs (400 seeds)") {
+  for (unsigned seed = 0; seed < 400; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const std::size_t n = 1 + rng() % 24;
+    Graph g = solver_test::random_graph(rng, n, rng() % (2 * n + 1));
+    std::vector<std::uint64_t> gen(n), kill(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      gen[v] = rng() & rng();
+      kill[v] = rng() & rng();
+    }
+    const GenKill problem{&gen, &kill};
+    for (auto order : {kildall::IterationOrder::reverse_postorder, kildall::IterationOrder::weak_topological_order}) {
+      kildall::SolverOptions options;
+      options.order = order;
+      const auto fwd = kildall::solve_forward(g, std::size_t{0}, problem, options);
+      REQUIRE(fwd.converged());
+      check_against(g, fwd, gen_kill_oracle(g, 0, gen, kill, true));
+      CHECK(kildall::verify_fixpoint(problem, fwd).ok());
+
+      const auto bwd = kildall::solve_backward(g, n - 1, problem, options);
+      REQUIRE(bwd.converged());
+      CHECK(bwd.direction() == kildall::Direction::backward);
+      check_against(g, bwd, gen_kill_oracle(g, n - 1, gen, kill, false));
+      CHECK(kildall::verify_fixpoint(problem, bwd).ok());
+    }
+  }
+}
+
+TEST_CASE("a join point is queued once however many predecessors change") {
+  // 0 -> {1..k} -> k+1: after 0 is visited, each of 1..k is visited once, and
+  // k+1 once after all of them (RPO priority + deduplicated worklist).
+  constexpr std::size_t k = 50;
+  Graph g(k + 2);
+  for (std::size_t i = 1; i <= k; ++i) {
+    add_edge(0, i, g);
+    add_edge(i, k + 1, g);
+  }
+  const auto r = kildall::solve_forward(g, std::size_t{0}, Count{});
+  REQUIRE(r.converged());
+  CHECK(r.visits(k + 1) == 1);
+  CHECK(r.statistics().visits == k + 2);
+  CHECK(r.lookup(k + 1)->value == 3);
+  CHECK(r.statistics().bookkeeping_bytes > 0);
+}
+
+TEST_CASE("unreachable vertices stay uninitialized") {
+  Graph g(4);
+  add_edge(0, 1, g);
+  add_edge(2, 1, g);  // 2 is dead code feeding a live block
+  add_edge(2, 3, g);
+  const auto r = kildall::solve_forward(g, std::size_t{0}, Count{});
+  CHECK(r.reached(0));
+  CHECK(r.reached(1));
+  CHECK_FALSE(r.reached(2));
+  CHECK(r.lookup_in(2) == nullptr);
+  CHECK(r.lookup_out(3) == nullptr);
+  CHECK(r.lookup(1)->value == 2);  // the dead predecessor contributed nothing
+  CHECK(r.statistics().nodes_reached == 2);
+  CHECK(kildall::verify_fixpoint(Count{}, r).ok());
+}
+
+namespace {
+
+/// One variable `x` as a flat constant: vertex 0 sets x = the constant; vertex
+/// 1 branches on `x == 0` to 2 (true) and 3 (false); 2 and 3 join at 4.
+struct BranchOnConstant {
+  using lattice_type = Const;
+  const Graph* g;
+  std::int64_t initial;
+  Const boundary(std::size_t) const { return Const{}; }
+  Const transfer(std::size_t v, const Const& in) const { return v == 0 ? Const::of(initial) : in; }
+  bool edge_executable(const Graph::edge_descriptor& e, const Const& from) const {
+    if (source(e, *g) != 1 || from.kind != Const::constant) return true;
+    const bool taken = from.value == 0;
+    return target(e, *g) == (taken ? 2U : 3U);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a branch on a known constant marks only one successor executable") {
+  Graph g(5);
+  add_edge(0, 1, g);
+  add_edge(1, 2, g);
+  add_edge(1, 3, g);
+  add_edge(2, 4, g);
+  add_edge(3, 4, g);
+  for (std::int64_t x : {0, 7}) {
+    const BranchOnConstant problem{&g, x};
+    const auto r = kildall::solve_forward(g, std::size_t{0}, problem);
+    REQUIRE(r.converged());
+    CHECK(r.reached(2) == (x == 0));
+    CHECK(r.reached(3) == (x != 0));
+    CHECK(r.lookup(4)->value == x);
+    CHECK(kildall::verify_fixpoint(problem, r).ok());
+  }
+}
+
+namespace {
+
+/// `i = 0; while (i < 10) i = i + 1;` over MaxInt (an upper bound of i):
+/// 0: i = 0 -> 1 (head) -> 2 (body: i + 1) -> 1; 1 -> 3 (exit).
+/// The edge 1 -> 2 refines i to min(i, 9) (the loop condition holds).
+struct BoundedLoop {
+  using lattice_type = MaxInt;
+  const Graph* g;
+  MaxInt boundary(std::size_t) const { return MaxInt{0}; }
+  MaxInt transfer(std::size_t v, const MaxInt& in) const {
+    if (v != 2 || in.value == MaxInt::inf) return in;
+    return MaxInt{in.value + 1};
+  }
+  MaxInt transfer_edge(const Graph::edge_descriptor& e, const MaxInt& from) const {
+    if (source(e, *g) == 1 && target(e, *g) == 2) return MaxInt{std::min<std::int64_t>(from.value, 9)};
+    return from;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("edge refinement, widening at the loop head and narrowing") {
+  Graph g(4);
+  add_edge(0, 1, g);
+  add_edge(1, 2, g);
+  add_edge(2, 1, g);
+  add_edge(1, 3, g);
+  const BoundedLoop problem{&g};
+  for (auto order : {kildall::IterationOrder::reverse_postorder, kildall::IterationOrder::weak_topological_order}) {
+    kildall::SolverOptions options;
+    options.order = order;
+    options.widening_delay = 0;  // widen on the first revisit
+    const auto widened = kildall::solve_forward(g, std::size_t{0}, problem, options);
+    REQUIRE(widened.converged());
+    CHECK(widened.lookup_in(1)->value == MaxInt::inf);
+    CHECK(widened.lookup_in(2)->value == 9);  // the edge refinement still applies
+    CHECK(widened.statistics().widenings >= 1);
+    CHECK(kildall::verify_fixpoint(problem, widened).ok());
+
+    options.narrowing_passes = 3;
+    const auto narrowed = kildall::solve_forward(g, std::size_t{0}, problem, options);
+    REQUIRE(narrowed.converged());
+    CHECK(narrowed.lookup_in(1)->value == 10);
+    CHECK(narrowed.lookup_in(3)->value == 10);
+    CHECK(narrowed.statistics().narrowing_visits > 0);
+    CHECK(kildall::verify_fixpoint(problem, narrowed).ok());
+
+    // Enough delay: plain iteration reaches the exact bound without widening.
+    options.narrowing_passes = 0;
+    options.widening_delay = 100;
+    const auto exact = kildall::solve_forward(g, std::size_t{0}, problem, options);
+    CHECK(exact.lookup_in(1)->value == 10);
+  }
+}
+
+TEST_CASE("an infinite ascending chain without widening hits the visit cap and names the node") {
+  Graph g(3);
+  add_edge(0, 1, g);
+  add_edge(1, 1, g);  // self-loop counting up forever
+  add_edge(1, 2, g);
+  kildall::SolverOptions options;
+  options.widening = false;
+  options.max_visits_per_node = 50;
+  const auto r = kildall::solve_forward(g, std::size_t{0}, Count{}, options);
+  CHECK(r.status() == kildall::SolveStatus::visit_cap_reached);
+  REQUIRE(r.outcome().offending_node.has_value());
+  CHECK(*r.outcome().offending_node == 1);
+  CHECK(r.visits(1) == 50);
+  CHECK(r.outcome().message() == "visit cap reached at node #1");
+  CHECK_FALSE(kildall::verify_fixpoint(Count{}, r).ok());
+
+  options.widening = true;  // the same loop with widening converges
+  const auto w = kildall::solve_forward(g, std::size_t{0}, Count{}, options);
+  CHECK(w.converged());
+  CHECK(w.lookup(2)->value == MaxInt::inf);
+}
+
+namespace {
+
+/// Not monotone: maps even to odd and odd to even, downwards half the time.
+struct Flip {
+  using lattice_type = MaxInt;
+  MaxInt boundary(std::size_t) const { return MaxInt{0}; }
+  MaxInt transfer(std::size_t v, const MaxInt& in) const {
+    if (v == 0) return in;
+    return MaxInt{in.value % 2 == 0 ? in.value + 1 : in.value - 1};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a non-monotone transfer is reported, or caught by the cap") {
+  Graph g(2);
+  add_edge(0, 1, g);
+  add_edge(1, 1, g);
+  const auto checked = kildall::solve_forward(g, std::size_t{0}, Flip{});
+  CHECK(checked.status() == kildall::SolveStatus::non_monotone);
+  CHECK(checked.outcome().offending_node == std::optional<std::size_t>{1});
+
+  kildall::SolverOptions options;
+  options.check_monotonicity = false;
+  options.widening = false;  // (widening would force this oscillation to stop)
+  options.max_visits_per_node = 100;
+  const auto capped = kildall::solve_forward(g, std::size_t{0}, Flip{}, options);
+  CHECK(capped.status() == kildall::SolveStatus::visit_cap_reached);
+  CHECK(capped.outcome().offending_node == std::optional<std::size_t>{1});
+}
+
+TEST_CASE("invalid roots are reported, not dereferenced") {
+  Graph g(2);
+  add_edge(0, 1, g);
+  const auto r = kildall::solve_forward(g, std::size_t{7}, Count{});
+  CHECK(r.status() == kildall::SolveStatus::invalid_input);
+  CHECK_FALSE(r.reached(0));
+}
+
+TEST_CASE("several roots and a range of roots") {
+  Graph g(4);
+  add_edge(0, 1, g);
+  add_edge(2, 3, g);
+  const std::vector<std::size_t> roots{0, 2};
+  const auto r = kildall::solve_forward(g, roots, Count{});
+  CHECK(r.reached(1));
+  CHECK(r.reached(3));
+  CHECK(r.roots() == roots);
+}
+
+namespace {
+
+struct CountingObserver {
+  std::size_t visits = 0;
+  std::size_t changed = 0;
+  std::size_t reached = 0;
+  std::size_t null_before = 0;
+  void on_visit(const kildall::VisitEvent<std::size_t, Bits>& e) {
+    ++visits;
+    changed += kildall::is_changed(e.change) ? 1 : 0;
+    null_before += e.before == nullptr ? 1 : 0;
+    CHECK(e.after != nullptr);
+    CHECK(e.input != nullptr);
+  }
+  void on_reached(std::size_t) { ++reached; }
+};
+
+}  // namespace
+
+TEST_CASE("the observer sees every visit; reaching a vertex is reported once") {
+  std::mt19937 rng(42);
+  Graph g = solver_test::random_graph(rng, 30, 40);
+  std::vector<std::uint64_t> gen(30), kill(30);
+  for (std::size_t v = 0; v < 30; ++v) {
+    gen[v] = rng();
+    kill[v] = rng();
+  }
+  CountingObserver observer;
+  const auto r = kildall::solve_forward(g, std::size_t{0}, GenKill{&gen, &kill}, {}, observer);
+  CHECK(observer.visits == r.statistics().visits);
+  CHECK(observer.changed == r.statistics().changed_visits);
+  CHECK(observer.reached == r.statistics().nodes_reached);
+  CHECK(observer.null_before == r.statistics().nodes_reached);
+  static_assert(!kildall::observer_enabled<kildall::NoObserver>);
+  static_assert(kildall::observer_enabled<CountingObserver>);
+}
+
+TEST_CASE("incremental re-solve equals a fresh solve and visits only the affected part (300 seeds)") {
+  std::size_t saved_visits = 0;
+  for (unsigned seed = 0; seed < 300; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const std::size_t n = 2 + rng() % 30;
+    Graph g = solver_test::random_graph(rng, n, rng() % (n + 1));
+    std::vector<std::uint64_t> gen(n), kill(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      gen[v] = rng() & rng();
+      kill[v] = rng() & rng();
+    }
+    const GenKill problem{&gen, &kill};
+    const bool forward = seed % 2 == 0;
+    const std::size_t root = forward ? 0 : n - 1;
+    auto solve = [&] {
+      return forward ? kildall::solve_forward(g, root, problem) : kildall::solve_backward(g, root, problem);
+    };
+    auto previous = solve();
+    const std::size_t fresh_visits = previous.statistics().visits;
+
+    // A local change: one transfer changes, sometimes an edge is added.
+    std::vector<std::size_t> changed;
+    const std::size_t v = rng() % n;
+    gen[v] = rng();
+    kill[v] = rng();
+    changed.push_back(v);
+    if (rng() % 2 == 0) {
+      const std::size_t a = rng() % n, b = rng() % n;
+      add_edge(a, b, g);
+      changed.push_back(forward ? b : a);
+    }
+    const auto incremental = forward ? kildall::resolve_forward(g, root, problem, std::move(previous), changed)
+                                     : kildall::resolve_backward(g, root, problem, std::move(previous), changed);
+    const auto fresh = solve();
+    REQUIRE(incremental.converged());
+    for (std::size_t u = 0; u < n; ++u) {
+      REQUIRE((incremental.lookup_in(u) == nullptr) == (fresh.lookup_in(u) == nullptr));
+      if (fresh.lookup_in(u)) {
+        CHECK(*incremental.lookup_in(u) == *fresh.lookup_in(u));
+        CHECK(*incremental.lookup_out(u) == *fresh.lookup_out(u));
+      }
+    }
+    CHECK(kildall::verify_fixpoint(problem, incremental).ok());
+    CHECK(incremental.statistics().visits <= fresh.statistics().visits + n);
+    if (fresh_visits > incremental.statistics().visits) saved_visits += fresh_visits - incremental.statistics().visits;
+  }
+  CHECK(saved_visits > 0);  // the re-solves did skip unaffected work
+}

@@ -1,0 +1,300 @@
+#include <kildall/solver/sparse.hpp>
+#include <kildall/solver/verify.hpp>
+
+#include <doctest/doctest.h>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "classic_analyses/constant_propagation.hpp"
+#include "classic_analyses/ssa.hpp"
+#include "custom_graph/cfg.hpp"
+#include "test_lattices.hpp"
+
+using classic::Op;
+using Flat = kildall::Flat<std::int64_t>;
+
+namespace {
+
+/// Slots of mycc::Cfg edges: the position of the target among the program's successors.
+struct MyccSlot {
+  const classic::SsaProgram* p;
+  std::size_t operator()(const mycc::CfgEdge& e) const {
+    const auto& succ = p->blocks[e.from].successors;
+    std::size_t i = 0;
+    while (succ[i].block != e.to) ++i;
+    return i;
+  }
+  std::size_t source(const mycc::CfgEdge& e) const { return e.from; }
+};
+
+mycc::Cfg mycc_cfg(const classic::SsaProgram& p) {
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+    for (const auto& s : p.blocks[b].successors) edges.emplace_back(b, s.block);
+  }
+  return mycc::cfg_from_edges(p.blocks.size(), edges);
+}
+
+std::size_t add(classic::SsaProgram& p, classic::SsaValue v) {
+  p.values.push_back(v);
+  const std::size_t id = p.values.size() - 1;
+  if (v.op == Op::argument) {
+    p.blocks[v.block].arguments.push_back(id);
+  } else {
+    p.blocks[v.block].values.push_back(id);
+  }
+  return id;
+}
+
+}  // namespace
+
+TEST_CASE("SCCP: a branch on a constant leaves the other side uninitialized") {
+  // entry(a): one = 1; zero = 0; t = zero < one; cond_br t, b1(one), b2(zero)
+  // b1(x): y = x + one; br b3(y)       b2(z): u = z * a; br b3(u)      b3(w): return
+  classic::SsaProgram p;
+  p.blocks.resize(4);
+  const auto a = add(p, {Op::argument, 0});
+  const auto one = add(p, {Op::constant, 0, 1});
+  const auto zero = add(p, {Op::constant, 0, 0});
+  const auto t = add(p, {Op::less, 0, 0, zero, one});
+  const auto x = add(p, {Op::argument, 1});
+  const auto y = add(p, {Op::add, 1, 0, x, one});
+  const auto z = add(p, {Op::argument, 2});
+  const auto u = add(p, {Op::mul, 2, 0, z, a});
+  const auto w = add(p, {Op::argument, 3});
+  p.blocks[0].condition = t;
+  p.blocks[0].successors = {{1, {one}}, {2, {zero}}};
+  p.blocks[1].successors = {{3, {y}}};
+  p.blocks[2].successors = {{3, {u}}};
+  const auto values = classic::def_use_graph(p);
+  const auto cfg = classic::control_flow_graph(p);
+  const classic::ConstantPropagation<classic::SsaCfgSlot> sccp{&p, {&cfg}};
+  const auto r = kildall::solve_sparse(values, cfg, std::size_t{0}, sccp);
+  REQUIRE(r.converged());
+  CHECK(r.lookup(a)->is_top());
+  CHECK(r.lookup(t)->constant() == 1);
+  CHECK(r.block_executable(1));
+  CHECK_FALSE(r.block_executable(2));
+  CHECK(r.lookup(z) == nullptr);  // never reached: uninitialized, not bottom
+  CHECK(r.lookup(u) == nullptr);
+  CHECK(r.lookup(y)->constant() == 2);
+  CHECK(r.lookup(w)->constant() == 2);  // only the executable edge is joined
+  CHECK(kildall::verify_fixpoint(sccp, r).ok());
+  CHECK(r.statistics().nodes_reached == 7);  // a one zero t x y w
+}
+
+TEST_CASE("SCCP: a loop-carried value goes to top, a loop-invariant one stays constant") {
+  // entry: zero = 0; one = 1; ten = 10; br head(zero, one)
+  // head(i, k): c = i < ten; cond_br c, body(), exit()
+  // body: i2 = i + one; k2 = k * one; br head(i2, k2)        exit: return
+  classic::SsaProgram p;
+  p.blocks.resize(4);
+  const auto zero = add(p, {Op::constant, 0, 0});
+  const auto one = add(p, {Op::constant, 0, 1});
+  const auto ten = add(p, {Op::constant, 0, 10});
+  const auto i = add(p, {Op::argument, 1});
+  const auto k = add(p, {Op::argument, 1});
+  const auto c = add(p, {Op::less, 1, 0, i, ten});
+  const auto i2 = add(p, {Op::add, 2, 0, i, one});
+  const auto k2 = add(p, {Op::mul, 2, 0, k, one});
+  p.blocks[0].successors = {{1, {zero, one}}};
+  p.blocks[1].condition = c;
+  p.blocks[1].successors = {{2, {}}, {3, {}}};
+  p.blocks[2].successors = {{1, {i2, k2}}};
+  const auto values = classic::def_use_graph(p);
+  const auto cfg = classic::control_flow_graph(p);
+  const classic::ConstantPropagation<classic::SsaCfgSlot> sccp{&p, {&cfg}};
+  for (auto order : {kildall::IterationOrder::reverse_postorder, kildall::IterationOrder::weak_topological_order}) {
+    kildall::SolverOptions options;
+    options.order = order;
+    const auto r = kildall::solve_sparse(values, cfg, std::size_t{0}, sccp, options);
+    REQUIRE(r.converged());
+    CHECK(r.lookup(i)->is_top());
+    CHECK(r.lookup(c)->is_top());
+    CHECK(r.lookup(k)->constant() == 1);
+    CHECK(r.lookup(k2)->constant() == 1);
+    CHECK(r.block_executable(3));
+    CHECK(kildall::verify_fixpoint(sccp, r).ok());
+  }
+}
+
+TEST_CASE("SCCP is sound against concrete runs and identical on two CFG types (400 seeds)") {
+  std::size_t constants_found = 0, dead_blocks_found = 0;
+  for (unsigned seed = 0; seed < 400; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const classic::SsaProgram p = classic::random_ssa_program(rng, 1 + rng() % 8);
+    const auto values = classic::def_use_graph(p);
+    const auto cfg = classic::control_flow_graph(p);
+    const mycc::Cfg cfg2 = mycc_cfg(p);
+    const classic::ConstantPropagation<classic::SsaCfgSlot> sccp{&p, {&cfg}};
+    const classic::ConstantPropagation<MyccSlot> sccp2{&p, {&p}};
+    const auto r = kildall::solve_sparse(values, cfg, std::size_t{0}, sccp);
+    const auto r2 = kildall::solve_sparse(values, cfg2, std::size_t{0}, sccp2);
+    REQUIRE(r.converged());
+    REQUIRE(r2.converged());
+    CHECK(kildall::verify_fixpoint(sccp, r).ok());
+    CHECK(kildall::verify_fixpoint(sccp2, r2).ok());
+    for (std::size_t v = 0; v < p.values.size(); ++v) {
+      REQUIRE((r.lookup(v) == nullptr) == (r2.lookup(v) == nullptr));
+      if (r.lookup(v)) CHECK(*r.lookup(v) == *r2.lookup(v));
+      if (r.lookup(v) && r.lookup(v)->is_constant()) ++constants_found;
+    }
+    for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+      CHECK(r.block_executable(b) == r2.block_executable(b));
+      if (!r.block_executable(b)) ++dead_blocks_found;
+    }
+    // Soundness: whatever a concrete run computes, the analysis allowed.
+    for (int run = 0; run < 8; ++run) {
+      std::vector<std::int64_t> inputs;
+      for (std::size_t i = 0; i < p.blocks[0].arguments.size(); ++i) inputs.push_back(static_cast<std::int64_t>(rng() % 7) - 3);
+      const classic::SsaTrace trace = classic::run(p, inputs);
+      for (std::size_t b = 0; b < p.blocks.size(); ++b) {
+        if (trace.block_visited[b]) CHECK(r.block_executable(b));
+      }
+      for (std::size_t v = 0; v < p.values.size(); ++v) {
+        if (trace.seen[v].empty()) continue;
+        const Flat* s = r.lookup(v);
+        REQUIRE(s != nullptr);
+        CHECK_FALSE(s->is_bottom());
+        if (s->is_constant()) {
+          for (std::int64_t x : trace.seen[v]) CHECK(x == s->constant());
+        }
+      }
+    }
+  }
+  CHECK(constants_found > 100);  // the programs exercise folding...
+  CHECK(dead_blocks_found > 20);  // ...and dead branches
+}
+
+namespace {
+
+/// A DAG of "noisy" ops without a CFG: inputs have noise 1, every op adds its
+/// operands' noise plus one (the shape of the article's noise analysis).
+struct NoiseSum {
+  using lattice_type = solver_test::MaxInt;
+  solver_test::MaxInt transfer(std::size_t, kildall::OperandStates<solver_test::MaxInt> ops) const {
+    std::int64_t total = 1;
+    for (const solver_test::MaxInt* s : ops) total += s->value;
+    return solver_test::MaxInt{total};
+  }
+};
+
+/// NoiseSum on def-use cycles: an operand not yet computed counts as 0 (with
+/// SCCP's default rule no value on the cycle would ever be computed).
+struct LoopNoise {
+  using lattice_type = solver_test::MaxInt;
+  static constexpr bool visit_with_uninitialized_operands = true;
+  solver_test::MaxInt transfer(std::size_t, kildall::OperandStates<solver_test::MaxInt> ops) const {
+    std::int64_t total = 1;
+    for (const solver_test::MaxInt* s : ops) {
+      if (s == nullptr) continue;
+      total = s->value == solver_test::MaxInt::inf ? s->value : std::max(total, s->value + 1);
+    }
+    return solver_test::MaxInt{total};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("no CFG: a pure DAG of values matches direct evaluation in topological order (200 seeds)") {
+  using Dag = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+  for (unsigned seed = 0; seed < 200; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const std::size_t n = 1 + rng() % 40;
+    Dag g(n);
+    // Vertex ids are shuffled so that index order is not a topological order.
+    std::vector<std::size_t> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<std::vector<std::size_t>> operands(n);
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::size_t k = rng() % 3;
+      for (std::size_t j = 0; j < k; ++j) {
+        const std::size_t from = rng() % i;
+        add_edge(perm[from], perm[i], g);
+        operands[i].push_back(from);
+      }
+    }
+    std::vector<std::int64_t> expected(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      expected[i] = 1;
+      for (std::size_t o : operands[i]) expected[i] += expected[o];
+    }
+    const auto r = kildall::solve_sparse(g, NoiseSum{});
+    REQUIRE(r.converged());
+    for (std::size_t i = 0; i < n; ++i) CHECK(r.lookup(perm[i])->value == expected[i]);
+    CHECK(r.statistics().visits == n);  // a DAG in RPO: one visit per value
+    CHECK(kildall::verify_fixpoint(NoiseSum{}, r).ok());
+  }
+}
+
+TEST_CASE("no CFG: a def-use cycle widens, or hits the cap and names the value") {
+  using Dag = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+  Dag g(3);
+  add_edge(0, 1, g);
+  add_edge(1, 2, g);
+  add_edge(2, 1, g);  // 1 <-> 2 grow each other forever
+  kildall::SolverOptions options;
+  options.widening_delay = 2;
+  const auto widened = kildall::solve_sparse(g, LoopNoise{}, options);
+  REQUIRE(widened.converged());
+  CHECK(widened.lookup(2)->value == solver_test::MaxInt::inf);
+  CHECK(widened.statistics().widenings > 0);
+
+  options.widening = false;
+  options.max_visits_per_node = 30;
+  const auto capped = kildall::solve_sparse(g, LoopNoise{}, options);
+  CHECK(capped.status() == kildall::SolveStatus::visit_cap_reached);
+  REQUIRE(capped.outcome().offending_node.has_value());
+  CHECK((*capped.outcome().offending_node == 1 || *capped.outcome().offending_node == 2));
+  CHECK_FALSE(kildall::verify_fixpoint(LoopNoise{}, capped).ok());
+}
+
+namespace {
+
+struct Alternate {
+  using lattice_type = solver_test::MaxInt;
+  static constexpr bool visit_with_uninitialized_operands = true;
+  solver_test::MaxInt transfer(std::size_t v, kildall::OperandStates<solver_test::MaxInt> ops) const {
+    if (v == 0) return solver_test::MaxInt{0};
+    const std::int64_t x = ops.initialized(0) ? ops[0].value : 0;
+    return solver_test::MaxInt{x % 2 == 0 ? x + 1 : x - 1};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("no CFG: a non-monotone transfer is reported") {
+  using Dag = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+  Dag g(2);
+  add_edge(1, 1, g);
+  const auto r = kildall::solve_sparse(g, Alternate{});
+  CHECK(r.status() == kildall::SolveStatus::non_monotone);
+  CHECK(r.outcome().offending_node == std::optional<std::size_t>{1});
+  kildall::SolverOptions options;
+  options.check_monotonicity = false;
+  options.widening = false;
+  options.max_visits_per_node = 20;
+  const auto capped = kildall::solve_sparse(g, Alternate{}, options);
+  CHECK(capped.status() == kildall::SolveStatus::visit_cap_reached);
+}
+
+TEST_CASE("SCCP on an invalid entry block reports invalid input") {
+  classic::SsaProgram p;
+  p.blocks.resize(1);
+  add(p, {Op::constant, 0, 3});
+  const auto values = classic::def_use_graph(p);
+  const auto cfg = classic::control_flow_graph(p);
+  const classic::ConstantPropagation<classic::SsaCfgSlot> sccp{&p, {&cfg}};
+  const auto r = kildall::solve_sparse(values, cfg, std::size_t{5}, sccp);
+  CHECK(r.status() == kildall::SolveStatus::invalid_input);
+  CHECK(r.lookup(0) == nullptr);
+}
