@@ -7,6 +7,11 @@
 /// `kildall/lp/glpk.hpp` (GPL), `kildall/ir.hpp` and `kildall/noisy.hpp`.
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/dominators.hpp>
 #include <kildall/graph/reverse_postorder.hpp>
+#include <kildall/graph/reversed.hpp>
+#include <kildall/graph/scc.hpp>
+#include <kildall/graph/vertex_map.hpp>
+#include <kildall/graph/wto.hpp>
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>

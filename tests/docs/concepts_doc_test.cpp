@@ -15,10 +15,14 @@
 namespace my {
 struct Cfg { std::vector<std::vector<std::size_t>> succ; };
 struct Edge { std::size_t from, to; };
-struct EdgeIt {  // iterates a block's successors as edges
-  std::size_t from; const std::size_t* p;
+struct EdgeIt {  // an input iterator over a block's successors, as edges
+  using value_type = Edge;
+  using difference_type = std::ptrdiff_t;
+  std::size_t from = 0;
+  const std::size_t* p = nullptr;
   Edge operator*() const { return {from, *p}; }
   EdgeIt& operator++() { ++p; return *this; }
+  EdgeIt operator++(int) { EdgeIt old = *this; ++p; return old; }
   bool operator==(const EdgeIt&) const = default;
 };
 inline std::pair<EdgeIt, EdgeIt> out_edges(std::size_t v, const Cfg& g) {

@@ -33,7 +33,10 @@ TEST_CASE("vertex_index is dense for integral and property-map graphs") {
 
   ListGraph lg;
   std::vector<boost::graph_traits<ListGraph>::vertex_descriptor> vs;
-  for (std::size_t i = 0; i < 5; ++i) vs.push_back(add_vertex(i, lg));
+  for (std::size_t i = 0; i < 5; ++i) {
+    vs.push_back(add_vertex(lg));
+    put(boost::vertex_index, lg, vs.back(), i);
+  }
   std::vector<bool> seen(5, false);
   for (auto v : kildall::vertex_range(lg)) {
     const std::size_t idx = kildall::vertex_index(lg, v);

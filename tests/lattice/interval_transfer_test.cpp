@@ -649,3 +649,17 @@ TEST_CASE("comparisons are sound at every width 1..64") {
     }
   }
 }
+
+TEST_CASE("the example of docs/lattices.md, section Interval") {
+  using kildall::Interval;
+  const Interval noise = Interval::from_unsigned(8, 0, 12);
+  CHECK(to_mlir_debug_string(noise) == "unsigned : [0, 12] signed : [0, 12]");
+  const Interval product = kildall::infer_mul(noise, noise);
+  CHECK(to_string(product) == "[-128, 127] u[0, 144]");  // unsigned [0, 144] crosses the sign boundary at 8 bits
+  CHECK(kildall::infer_cmp(CmpPredicate::ult, product, Interval::constant(8, 145)) == std::optional<bool>(true));
+  CHECK(!kildall::infer_cmp(CmpPredicate::slt, product, Interval::constant(8, 0)).has_value());
+  CHECK(kildall::infer_divu(Interval::full(8), Interval::constant(8, 0)).is_empty());  // UB: no defined result
+  Interval loop = Interval::constant(8, 0);
+  (void)loop.widen(kildall::infer_add(loop, Interval::constant(8, 1)));  // i = i + 1 grew: jump to the limit
+  CHECK(loop == Interval::from_signed(8, 0, 127));
+}

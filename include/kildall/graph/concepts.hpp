@@ -45,9 +45,22 @@ namespace detail {
 /// A Boost.Graph-style `std::pair<It, It>` whose iterators yield `Value`.
 template <class P, class Value>
 concept IteratorPairOf = requires(P p) {
-  { p.first != p.second } -> std::convertible_to<bool>;
   { *p.first } -> std::convertible_to<Value>;
-  ++p.first;
+} && std::input_iterator<decltype(std::declval<P>().first)> &&
+    std::sentinel_for<decltype(std::declval<P>().second), decltype(std::declval<P>().first)>;
+
+/// A minimal range over an iterator pair, usable in range-for. (Not
+/// `std::ranges::subrange`: clang 14 cannot compile that with libstdc++ 12.)
+template <class It, class Sentinel = It>
+struct IteratorRange {
+  It first;       ///< Start of the range.
+  Sentinel last;  ///< End of the range.
+  /// Start of the range.
+  [[nodiscard]] constexpr It begin() const { return first; }
+  /// End of the range.
+  [[nodiscard]] constexpr Sentinel end() const { return last; }
+  /// Whether the range has no elements.
+  [[nodiscard]] constexpr bool empty() const { return first == last; }
 };
 
 }  // namespace detail
@@ -134,21 +147,21 @@ concept AnalysisGraph = BidirectionalGraph<G> && IndexedGraph<G>;
 template <ForwardGraph G>
 [[nodiscard]] auto out_edge_range(const G& g, const vertex_t<G>& v) {
   auto [first, last] = out_edges(v, g);
-  return std::ranges::subrange(first, last);
+  return detail::IteratorRange<decltype(first), decltype(last)>{first, last};
 }
 
 /// A range over the in-edges of `v` (wraps Boost's iterator pair).
 template <BackwardGraph G>
 [[nodiscard]] auto in_edge_range(const G& g, const vertex_t<G>& v) {
   auto [first, last] = in_edges(v, g);
-  return std::ranges::subrange(first, last);
+  return detail::IteratorRange<decltype(first), decltype(last)>{first, last};
 }
 
 /// A range over all vertices of `g` (wraps Boost's iterator pair).
 template <VertexListGraph G>
 [[nodiscard]] auto vertex_range(const G& g) {
   auto [first, last] = vertices(g);
-  return std::ranges::subrange(first, last);
+  return detail::IteratorRange<decltype(first), decltype(last)>{first, last};
 }
 
 /// The number of vertices of `g` as a `std::size_t`.
