@@ -13,5 +13,13 @@
 #include <kildall/graph/scc.hpp>
 #include <kildall/graph/vertex_map.hpp>
 #include <kildall/graph/wto.hpp>
+#include <kildall/lattice/bitset.hpp>
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
+#include <kildall/lattice/flat.hpp>
+#include <kildall/lattice/interval.hpp>
+#include <kildall/lattice/interval_transfer.hpp>
+#include <kildall/lattice/lifted.hpp>
+#include <kildall/lattice/map.hpp>
+#include <kildall/lattice/powerset.hpp>
+#include <kildall/lattice/product.hpp>

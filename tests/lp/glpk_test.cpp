@@ -27,7 +27,7 @@ Model knapsack(int n, unsigned seed, std::vector<Var>* items = nullptr) {
   LinExpr weight, value;
   int total = 0;
   for (int i = 0; i < n; ++i) {
-    const Var x = m.add_binary("item" + std::to_string(i));
+    const Var x = m.add_binary(std::string("item").append(std::to_string(i)));
     if (items) items->push_back(x);
     const int wi = w(rng);
     total += wi;
@@ -174,11 +174,11 @@ TEST_CASE("transportation LP: optimal with a dual certificate; interior point ag
       x[i].push_back(m.add_continuous(0, inf));
       total.add_term(x[i][j], cost[i][j]);
     }
-  for (std::size_t i = 0; i < 3; ++i) (void)m.add(sum(x[i]) <= supply[i], "supply" + std::to_string(i));
+  for (std::size_t i = 0; i < 3; ++i) (void)m.add(sum(x[i]) <= supply[i], std::string("supply").append(std::to_string(i)));
   for (std::size_t j = 0; j < 4; ++j) {
     LinExpr in;
     for (std::size_t i = 0; i < 3; ++i) in += x[i][j];
-    (void)m.add(in >= demand[j], "demand" + std::to_string(j));
+    (void)m.add(in >= demand[j], std::string("demand").append(std::to_string(j)));
   }
   m.minimize(total);
   const Solution s = solve_glpk(m);
@@ -233,6 +233,17 @@ TEST_CASE("infeasible and unbounded models, LP and MIP, with and without presolv
     const Solution os = solve_glpk(odd, o);
     CHECK(os.status == SolveStatus::infeasible);
     CHECK(os.message == "MIP is infeasible");
+
+    // Undecidable for branch-and-bound (unbounded integers, parity): bounded by the time limit, no hang.
+    Model parity_free;
+    const Var p = parity_free.add_integer(-inf, inf), q = parity_free.add_integer(-inf, inf);
+    (void)parity_free.add(2 * p - 2 * q == 1);
+    parity_free.minimize(p);
+    GlpkOptions limited = o;
+    limited.time_limit_seconds = 0.3;
+    const Solution ps = solve_glpk(parity_free, limited);
+    CHECK(ps.status == SolveStatus::unbounded);
+    CHECK(ps.message.find("unbounded or infeasible") != std::string::npos);
 
     Model mif = knapsack(6, 2);
     (void)mif.add(sum(std::vector<Var>{mif.var(0), mif.var(1)}) == 3);
@@ -318,17 +329,18 @@ TEST_CASE("GLPK trap: duplicate row entries and long names abort GLPK; the build
   }
   CHECK_FALSE(ok);
   CHECK(capture.text.find("duplicate") != std::string::npos);
+  // The body owns nothing with a destructor: the trapped error skips its frames.
+  const std::string long_name(300, 'n');
   {
     auto lock = glpk_lock();
     ok = glpk_detail::guarded_call(
-        [](void*) {
+        [](void* name) {
           glp_prob* p = glp_create_prob();
           glp_add_cols(p, 1);
-          const std::string name(300, 'n');
-          glp_set_col_name(p, 1, name.c_str());  // over 255 characters: glp_error
+          glp_set_col_name(p, 1, static_cast<const char*>(name));  // over 255 characters: glp_error
           glp_delete_prob(p);
         },
-        nullptr, capture);
+        const_cast<char*>(long_name.c_str()), capture);
   }
   CHECK_FALSE(ok);
   // GLPK works again after the recovery, and the builder's equivalents just work.
@@ -384,6 +396,7 @@ TEST_CASE("time limit: no solution at all, or a feasible point with a gap; progr
 
   reports.clear();
   const Model escape = parity(41, true);
+  o.time_limit_seconds = 1.0;  // the first incumbent (escape = 1) takes a few ms, even on a loaded machine
   const Solution gap = solve_glpk(escape, o);
   REQUIRE(gap.status == SolveStatus::feasible);
   CHECK(gap.objective == 1.0);
@@ -415,6 +428,7 @@ TEST_CASE("output: nothing unless asked; the log receives GLPK's text when verbo
   o.verbosity = Verbosity::normal;
   (void)solve_glpk(knapsack(10, 3), o);
   CHECK_MESSAGE(text.find("mip =") != std::string::npos, text);
+  CHECK(glpk_version().rfind(std::to_string(GLP_MAJOR_VERSION), 0) == 0);
 }
 
 TEST_CASE("two threads solving at once get the sequential results") {
@@ -457,33 +471,39 @@ TEST_CASE("lexicographic objectives through GlpkSolver keep the primary optimum"
   CHECK(s.level_objectives[1] == doctest::Approx(want.level_objectives[1]));
 }
 
-TEST_CASE("the article's shape: reduce-noise placement with if_then_else and max_of") {
-  // Chain: e = encode (12); m1 = mul(e, e); a1..a4 = add(prev, e); noise <= 26.
+TEST_CASE("the article's model: one reduce_noise after the mul serves both branches (exact point)") {
+  // test_single_insertion_branching: n0 = enc, n1 = enc, n2 = mul(n0, n1),
+  // four adds of n1 after n2, four subs after n2 (first one with n0).
   Model m;
-  const double encode = 12, limit = 26;
-  const Var e = m.add_continuous(0, limit, "noise_e");
-  (void)m.add(e == encode);
-  auto op = [&](const LinExpr& grow, const std::string& name) {
-    const Var reduce = m.add_binary("reduce_" + name);
-    const Var out = m.add_continuous(0, limit, "noise_" + name);
-    (void)m.add(grow <= limit, "legal_" + name);  // noise before reduce_noise must be legal too
-    (void)constrain_if_then_else(m, out, reduce, encode, grow, name);
-    return std::pair{out, reduce};
+  const double encoded = 12, max_noise = 26;
+  std::vector<Var> noise;
+  for (int v = 0; v < 11; ++v) noise.push_back(m.add_continuous(0, max_noise, std::string("noise").append(std::to_string(v))));
+  (void)m.add(noise[0] == encoded);
+  (void)m.add(noise[1] == encoded);
+  LinExpr inserted;
+  std::vector<Var> reduce;
+  auto op = [&](bool mul, int lhs, int rhs, int result) {
+    const LinExpr grown = mul ? noise[lhs] + noise[rhs] : 1 + LinExpr(max_of(m, {noise[lhs], noise[rhs]}));
+    const Var r = m.add_binary();
+    reduce.push_back(r);
+    inserted += r;
+    (void)m.add(grown <= max_noise);
+    (void)constrain_if_then_else(m, noise[result], r, encoded, grown);
   };
-  const auto [m1, r0] = op(e + e, "m1");
-  Var prev = m1;
-  LinExpr count = r0;
-  for (int i = 1; i <= 4; ++i) {
-    const Var mx = max_of(m, {prev, e}, "max" + std::to_string(i));
-    const auto [out, r] = op(1 + LinExpr(mx), "a" + std::to_string(i));
-    count += r;
-    prev = out;
+  op(true, 0, 1, 2);
+  op(false, 2, 1, 3), op(false, 3, 1, 4), op(false, 4, 1, 5), op(false, 5, 1, 6);
+  op(false, 2, 0, 7), op(false, 7, 1, 8), op(false, 8, 1, 9), op(false, 9, 1, 10);
+  m.minimize(inserted);
+  m.add_objective(Sense::minimize, sum(noise));  // exact tie-break: least total noise
+  for (const bool cuts : {false, true}) {
+    const Solution s = solve_glpk(m, GlpkOptions{.cuts = cuts});
+    REQUIRE(s.status == SolveStatus::optimal);
+    CHECK(s.objective == 1.0);
+    CHECK(s.int_value(reduce[0]) == 1);              // right after the mul, as in the article
+    CHECK(feasible(m, s.values, 1e-9));              // polished: an exact vertex even with cuts
   }
-  m.minimize(count);
-  const Solution s = solve_glpk(m);
-  REQUIRE(s.status == SolveStatus::optimal);
-  // 24 after the mul; adds give 25, 26, then 27 is illegal: one reduce_noise suffices
-  // (after a1 or a2 or the mul), so the optimum is exactly 1.
-  CHECK(s.objective == 1.0);
-  CHECK(feasible(m, s.values, 1e-6));
+  // Without polishing, GLPK's cut-augmented search may leave ~1e-5 row violations.
+  const Solution raw = solve_glpk(m, GlpkOptions{.cuts = true, .polish = false});
+  CHECK(raw.objective == 1.0);
+  CHECK(feasible(m, raw.values, 1e-4));
 }

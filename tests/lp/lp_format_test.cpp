@@ -101,7 +101,7 @@ TEST_CASE("glpsol solves the written LP file to the same optimum as exhaustive s
   for (int trial = 0; trial < 25; ++trial) {
     const Model m = random_model(rng, 6, 4);
     const Solution want = BruteForceBackend{}.solve(m);
-    const auto path = dir / ("model" + std::to_string(trial) + ".lp");
+    const auto path = dir / (std::string("model").append(std::to_string(trial)) + ".lp");
     (void)write_lp_file(m, path);
     const GlpsolResult got = run_glpsol(KILDALL_GLPSOL, "--lp", path);
     REQUIRE_MESSAGE(got.ran, path.string());

@@ -212,7 +212,7 @@ inline bool equivalent(const Model& original, const NameTable& names, const Mode
 inline std::filesystem::path temp_dir(const std::string& tag) {
   static int counter = 0;
   const auto dir = std::filesystem::temp_directory_path() /
-                   ("kildall_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+                   ("kildall_" + tag + std::string("_").append(std::to_string(::getpid())) + std::string("_").append(std::to_string(counter++)));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

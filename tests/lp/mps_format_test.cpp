@@ -94,7 +94,7 @@ TEST_CASE("glpsol solves the written MPS file to the same optimum as exhaustive 
   for (int trial = 0; trial < 25; ++trial) {
     const Model m = random_model(rng, 6, 4);
     const Solution want = BruteForceBackend{}.solve(m);
-    const auto path = dir / ("model" + std::to_string(trial) + ".mps");
+    const auto path = dir / (std::string("model").append(std::to_string(trial)) + ".mps");
     // GLPK 5.0 rejects OBJSENSE: write without it and pass --max.
     (void)write_mps_file(m, path, MpsWriteOptions{.write_objsense = false});
     const bool max = m.objective().sense == Sense::maximize;

@@ -140,7 +140,7 @@ inline void check_point(const Model& model, const EigenModel& e, const Eigen::Re
   if (values.size() != model.num_vars()) {
     r.kind = ViolationKind::missing;
     r.max_violation = inf;
-    r.message = "expected " + std::to_string(model.num_vars()) + " values, got " + std::to_string(values.size());
+    r.message = std::string("expected ").append(std::to_string(model.num_vars())) + std::string(" values, got ").append(std::to_string(values.size()));
     return r;
   }
   for (std::size_t j = 0; j < values.size(); ++j) {
@@ -156,8 +156,8 @@ inline void check_point(const Model& model, const EigenModel& e, const Eigen::Re
   const Eigen::Map<const Eigen::VectorXd> x(values.data(), static_cast<Eigen::Index>(values.size()));
   detail::check_point(model, e, x, r);
   r.ok = r.max_violation <= tol;
-  r.message = r.ok ? "ok (max violation " + std::to_string(r.max_violation) + ")"
-                   : "violated: " + r.worst + " by " + std::to_string(r.max_violation);
+  r.message = r.ok ? std::string("ok (max violation ").append(std::to_string(r.max_violation)) + ")"
+                   : "violated: " + r.worst + std::string(" by ").append(std::to_string(r.max_violation));
   return r;
 }
 
@@ -185,7 +185,7 @@ inline void check_point(const Model& model, const EigenModel& e, const Eigen::Re
       r.kind = ViolationKind::objective;
       r.worst = "objective";
     }
-    r.message = "violated: reported objective " + std::to_string(solution.objective) + " but recomputed " +
+    r.message = std::string("violated: reported objective ").append(std::to_string(solution.objective)) + " but recomputed " +
                 std::to_string(r.objective);
   }
   return r;

@@ -24,7 +24,7 @@ class ParseError : public ModelError {
  public:
   /// An error at the given 1-based position of `source` (a file name or "<input>").
   ParseError(std::string_view source, std::size_t line, std::size_t column, const std::string& message)
-      : ModelError(std::string(source) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message),
+      : ModelError(std::string(source) + std::string(":").append(std::to_string(line)) + std::string(":").append(std::to_string(column)) + ": " + message),
         line_(line),
         column_(column) {}
   /// 1-based line of the error.

@@ -77,16 +77,28 @@ struct MipProgress {
 /// Options of the GLPK backend.
 struct GlpkOptions {
   LpMethod lp_method = LpMethod::simplex;  ///< algorithm for pure LPs
-  double time_limit_seconds = inf;         ///< wall-clock limit for the whole solve
+  /// Wall-clock limit of one GLPK solve (LP relaxation, branch-and-cut,
+  /// polishing). Each level of a lexicographic model gets the full limit.
+  double time_limit_seconds = inf;
   double mip_gap = 0.0;                    ///< stop when the relative gap is <= this (status feasible)
   double mip_gap_abs = 0.0;                ///< stop when |incumbent - bound| <= this (status feasible)
   bool presolve = true;                    ///< use GLPK's LP / MIP presolver
-  bool cuts = true;                        ///< Gomory, MIR, cover and clique cuts in branch-and-cut
+  /// Gomory, MIR, cover and clique cuts in branch-and-cut. Off by default
+  /// (GLPK's default too): on a kildall test model GLPK's cuts gave points
+  /// violating rows by 1e-5; `polish` repairs that, but cuts rarely pay off
+  /// on the small models kildall builds.
+  bool cuts = false;
+  /// After branch-and-cut, fix the integer variables at their rounded values
+  /// and re-solve the LP, so that the point is an exact simplex vertex that
+  /// passes `check` with a tight tolerance.
+  bool polish = true;
   Verbosity verbosity = Verbosity::quiet;  ///< how much GLPK output to pass to `log`
   /// Receives GLPK's output when `verbosity` is not quiet (default: stderr).
   std::function<void(std::string_view)> log{};
   /// Called during branch-and-bound at most every `progress_interval_seconds`
-  /// and at each new incumbent. Exceptions it throws are swallowed.
+  /// and at each new incumbent, on the solving thread, while glpk_lock() is
+  /// held: it must not start another GLPK solve. Exceptions it throws are
+  /// swallowed (the message then says so).
   std::function<void(const MipProgress&)> progress{};
   double progress_interval_seconds = 1.0;  ///< minimum time between two progress reports
   /// Free this thread's GLPK environment after each solve (`glp_free_env`),
@@ -184,6 +196,7 @@ struct Job {
   double last_report = -1e300;
   bool warm_given = false, warm_accepted = false, stopped_abs_gap = false;
   bool progress_failed = false;
+  bool polished = false;
 };
 
 [[nodiscard]] inline double elapsed(const Job& job) {
@@ -313,6 +326,27 @@ inline int run_intopt(glp_prob* lp, Job& job, bool presolve, bool with_callback,
   return glp_intopt(lp, &parm);
 }
 
+// Re-solves the LP with every integer column fixed at its rounded value, so
+// the continuous part is an exact simplex vertex: branch-and-cut points can
+// violate rows by ~1e-5 after cuts and integrality tolerances. Keeps the
+// branch-and-cut point if the LP does not solve to optimality.
+inline void polish(glp_prob* lp, Job& job) {
+  for (int j = 1; j <= job.cols; ++j) {
+    if (job.col_integral[j]) glp_set_col_bnds(lp, j, GLP_FX, job.x[j - 1], job.x[j - 1]);
+  }
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = GLP_ON;
+  parm.tm_lim = std::max(remaining_ms(job), 1000);
+  if (glp_simplex(lp, &parm) != 0 || glp_get_status(lp) != GLP_OPT) return;
+  job.polished = true;
+  job.objective = glp_get_obj_val(lp);
+  for (int j = 1; j <= job.cols; ++j) {
+    if (!job.col_integral[j]) job.x[j - 1] = glp_get_col_prim(lp, j);
+  }
+}
+
 // The guarded body: every GLPK call of one solve.
 inline void solve_body(void* context) {
   Job& job = *static_cast<Job*>(context);
@@ -372,7 +406,11 @@ inline void solve_body(void* context) {
     job.feas_status = glp_mip_status(lp);
   } else if (job.mip_status == GLP_OPT || job.mip_status == GLP_FEAS) {
     job.objective = glp_mip_obj_val(lp);
-    for (int j = 1; j <= job.cols; ++j) job.x[j - 1] = glp_mip_col_val(lp, j);
+    for (int j = 1; j <= job.cols; ++j) {
+      job.x[j - 1] = glp_mip_col_val(lp, j);
+      if (job.col_integral[j]) job.x[j - 1] = std::round(job.x[j - 1]);
+    }
+    if (o.polish) polish(lp, job);
   }
   glp_delete_prob(lp);
 }
@@ -430,9 +468,9 @@ class GlpkSolver {
 
   /// Solves the model starting from a feasible point `warm_start` (indexed
   /// like the variables; integer variables are rounded). The start is handed
-  /// to GLPK's branch-and-cut as an incumbent; an empty span means none. A
-  /// start that violates the model by more than 1e-6 is ignored and the
-  /// message says why.
+  /// to GLPK's branch-and-cut as an incumbent; an empty span means none, and
+  /// pure LPs ignore it. A start that violates the model by more than 1e-6 is
+  /// ignored and the message says why.
   [[nodiscard]] Solution solve(const Model& model, std::span<const double> warm_start) const {
     if (model.objectives().size() > 1) {
       GlpkSolver single = *this;
@@ -520,14 +558,14 @@ class GlpkSolver {
     if (!warm_start.empty() && job.mip) {
       std::vector<double> start(warm_start.begin(), warm_start.end());
       if (start.size() != model.num_vars()) {
-        warm_note = "warm start ignored: " + std::to_string(start.size()) + " values for " +
+        warm_note = std::string("warm start ignored: ").append(std::to_string(start.size())) + " values for " +
                     std::to_string(model.num_vars()) + " variables";
       } else {
         for (std::size_t j = 0; j < start.size(); ++j)
           if (model.vars()[j].is_integral()) start[j] = std::round(start[j]);
         const auto [violation, what] = worst_violation(model, start);
         if (violation > 1e-6) {
-          warm_note = "warm start ignored: it violates " + what + " by " + std::to_string(violation);
+          warm_note = "warm start ignored: it violates " + what + std::string(" by ").append(std::to_string(violation));
         } else {
           job.warm.assign(1, 0.0);
           job.warm.insert(job.warm.end(), start.begin(), start.end());
@@ -551,6 +589,10 @@ class GlpkSolver {
       return out;
     }
     fill(out, job, slot_of_row, model);
+    if (job.warm_given && !job.warm_accepted) warm_note = "warm start rejected by GLPK (not better than its incumbent)";
+    if (out.has_solution() && job.mip && options_.polish && !job.polished) {
+      warm_note += std::string(warm_note.empty() ? "" : "; ") + "polishing LP failed: point as found by branch-and-cut";
+    }
     if (!warm_note.empty()) out.message += (out.message.empty() ? "" : "; ") + warm_note;
     if (job.progress_failed) out.message += (out.message.empty() ? "" : "; ") + std::string("progress callback threw");
     return out;
@@ -582,7 +624,7 @@ class GlpkSolver {
         default:
           out.status = job.lp_ret == GLP_ETMLIM ? SolveStatus::no_solution : SolveStatus::error;
           out.message = job.lp_ret == GLP_ETMLIM ? "time limit reached before a feasible point was found"
-                                                 : "simplex failed (GLPK code " + std::to_string(job.lp_ret) + ")";
+                                                 : std::string("simplex failed (GLPK code ").append(std::to_string(job.lp_ret)) + ")";
           return;
       }
     }
@@ -605,7 +647,7 @@ class GlpkSolver {
         out.message = "time limit reached while solving the LP relaxation";
       } else {
         out.status = SolveStatus::error;
-        out.message = "LP relaxation failed (GLPK code " + std::to_string(job.lp_ret) + ")";
+        out.message = std::string("LP relaxation failed (GLPK code ").append(std::to_string(job.lp_ret)) + ")";
       }
       return;
     }
@@ -633,7 +675,7 @@ class GlpkSolver {
       out.message = job.mip_ret == GLP_ETMLIM  ? "time limit reached"
                     : job.stopped_abs_gap      ? "absolute MIP gap reached"
                     : job.mip_ret == GLP_EMIPGAP || job.mip_ret == 0 ? "relative MIP gap reached"
-                                                                      : "search stopped (GLPK code " + std::to_string(job.mip_ret) + ")";
+                                                                      : std::string("search stopped (GLPK code ").append(std::to_string(job.mip_ret)) + ")";
       return;
     }
     if (job.mip_ret == GLP_ETMLIM) {
@@ -643,7 +685,7 @@ class GlpkSolver {
       return;
     }
     out.status = SolveStatus::error;
-    out.message = "branch-and-cut failed (GLPK code " + std::to_string(job.mip_ret) + ")";
+    out.message = std::string("branch-and-cut failed (GLPK code ").append(std::to_string(job.mip_ret)) + ")";
   }
 
   GlpkOptions options_;

@@ -82,7 +82,7 @@ template <Backend B>
     seconds += s.seconds;
     nodes += s.nodes;
     if (!s.has_solution()) {
-      s.message = "lexicographic level " + std::to_string(k + 1) + (level.name.empty() ? "" : " (" + level.name + ")") +
+      s.message = std::string("lexicographic level ").append(std::to_string(k + 1)) + (level.name.empty() ? "" : " (" + level.name + ")") +
                   ": " + s.message;
       s.seconds = seconds;
       s.nodes = nodes;
@@ -93,7 +93,7 @@ template <Backend B>
     if (k == 0) primary = s;
     if (k + 1 < levels.size()) {
       const double tol = std::max(level.abs_tolerance, level.rel_tolerance * std::abs(value));
-      const std::string hold = "lexicographic_hold_" + std::to_string(k + 1);
+      const std::string hold = std::string("lexicographic_hold_").append(std::to_string(k + 1));
       if (level.sense == Sense::minimize) {
         (void)work.add(level.expr <= value + tol, hold);
       } else {

@@ -144,7 +144,7 @@ inline std::vector<ConstraintRef> constrain_if_then_else(Model& model, Var resul
 /// `indicator` is 1 and to `if_false` when it is 0 (the multiplexer
 /// `z * if_true + (1 - z) * if_false`). Its bounds are the hull of both
 /// branches; both branches need finite bounds.
-inline Var if_then_else(Model& model, const LinExpr& indicator, const LinExpr& if_true, const LinExpr& if_false,
+[[nodiscard]] inline Var if_then_else(Model& model, const LinExpr& indicator, const LinExpr& if_true, const LinExpr& if_false,
                         std::string name = {}) {
   (void)detail::checked_literal(model, indicator, "if_then_else");
   const double lo = std::min(detail::finite_min(model, if_true, "if_then_else"),
@@ -200,7 +200,7 @@ inline Var extremum(Model& model, const std::vector<LinExpr>& exprs, double sign
     return result;
   }
   for (std::size_t k = 0; k < cand.size(); ++k) {
-    (void)model.add(r >= f[cand[k]], suffixed(row_name, ("_ge" + std::to_string(k)).c_str()));
+    (void)model.add(r >= f[cand[k]], suffixed(row_name, (std::string("_ge").append(std::to_string(k))).c_str()));
   }
   // Selection: r <= f_i + M_i (1 - z_i), M_i = max(r) - min(f_i), exactly one z_i = 1.
   std::vector<LinExpr> z;
@@ -210,7 +210,7 @@ inline Var extremum(Model& model, const std::vector<LinExpr>& exprs, double sign
   } else {
     LinExpr total;
     for (std::size_t k = 0; k < cand.size(); ++k) {
-      const Var b = model.add_binary(suffixed(row_name, ("_sel" + std::to_string(k)).c_str()));
+      const Var b = model.add_binary(suffixed(row_name, (std::string("_sel").append(std::to_string(k))).c_str()));
       z.emplace_back(b);
       total.add_term(b, 1.0);
     }
@@ -218,7 +218,7 @@ inline Var extremum(Model& model, const std::vector<LinExpr>& exprs, double sign
   }
   for (std::size_t k = 0; k < cand.size(); ++k) {
     const double m = r_hi - range[cand[k]].lower;
-    (void)model.add(r - f[cand[k]] + m * z[k] <= m, suffixed(row_name, ("_le" + std::to_string(k)).c_str()));
+    (void)model.add(r - f[cand[k]] + m * z[k] <= m, suffixed(row_name, (std::string("_le").append(std::to_string(k))).c_str()));
   }
   return result;
 }
@@ -230,18 +230,18 @@ inline Var extremum(Model& model, const std::vector<LinExpr>& exprs, double sign
 /// maximum are dropped; when one expression dominates, no binary is used;
 /// otherwise one binary (two candidates) or one per candidate selects the
 /// maximum. Candidates need finite bounds.
-inline Var max_of(Model& model, const std::vector<LinExpr>& exprs, std::string name = {}) {
+[[nodiscard]] inline Var max_of(Model& model, const std::vector<LinExpr>& exprs, std::string name = {}) {
   return detail::extremum(model, exprs, 1.0, std::move(name), "max_of");
 }
 
 /// A new continuous variable equal to `min_i exprs[i]` exactly (see max_of).
-inline Var min_of(Model& model, const std::vector<LinExpr>& exprs, std::string name = {}) {
+[[nodiscard]] inline Var min_of(Model& model, const std::vector<LinExpr>& exprs, std::string name = {}) {
   return detail::extremum(model, exprs, -1.0, std::move(name), "min_of");
 }
 
 /// A new continuous variable equal to `|expr|` exactly (no binary when the
 /// sign of `expr` is fixed by the bounds).
-inline Var abs_of(Model& model, const LinExpr& expr, std::string name = {}) {
+[[nodiscard]] inline Var abs_of(Model& model, const LinExpr& expr, std::string name = {}) {
   return detail::extremum(model, {expr, -expr}, 1.0, std::move(name), "abs_of");
 }
 
@@ -249,14 +249,14 @@ inline Var abs_of(Model& model, const LinExpr& expr, std::string name = {}) {
 [[nodiscard]] inline LinExpr logical_not(const LinExpr& lit) { return 1.0 - lit; }
 
 /// A new binary equal to the conjunction of the 0/1 literals (1 for none).
-inline Var logical_and(Model& model, const std::vector<LinExpr>& literals, std::string name = {}) {
+[[nodiscard]] inline Var logical_and(Model& model, const std::vector<LinExpr>& literals, std::string name = {}) {
   std::vector<LinExpr> lits;
   for (const LinExpr& l : literals) lits.push_back(detail::checked_literal(model, l, "logical_and"));
   const std::string row_name = name;
   const Var r = model.add_binary(std::move(name));
   LinExpr total;
   for (std::size_t k = 0; k < lits.size(); ++k) {
-    (void)model.add(LinExpr(r) <= lits[k], detail::suffixed(row_name, ("_le" + std::to_string(k)).c_str()));
+    (void)model.add(LinExpr(r) <= lits[k], detail::suffixed(row_name, (std::string("_le").append(std::to_string(k))).c_str()));
     total += lits[k];
   }
   (void)model.add(LinExpr(r) >= total - static_cast<double>(lits.size()) + 1.0, detail::suffixed(row_name, "_ge"));
@@ -264,14 +264,14 @@ inline Var logical_and(Model& model, const std::vector<LinExpr>& literals, std::
 }
 
 /// A new binary equal to the disjunction of the 0/1 literals (0 for none).
-inline Var logical_or(Model& model, const std::vector<LinExpr>& literals, std::string name = {}) {
+[[nodiscard]] inline Var logical_or(Model& model, const std::vector<LinExpr>& literals, std::string name = {}) {
   std::vector<LinExpr> lits;
   for (const LinExpr& l : literals) lits.push_back(detail::checked_literal(model, l, "logical_or"));
   const std::string row_name = name;
   const Var r = model.add_binary(std::move(name));
   LinExpr total;
   for (std::size_t k = 0; k < lits.size(); ++k) {
-    (void)model.add(LinExpr(r) >= lits[k], detail::suffixed(row_name, ("_ge" + std::to_string(k)).c_str()));
+    (void)model.add(LinExpr(r) >= lits[k], detail::suffixed(row_name, (std::string("_ge").append(std::to_string(k))).c_str()));
     total += lits[k];
   }
   (void)model.add(LinExpr(r) <= total, detail::suffixed(row_name, "_le"));

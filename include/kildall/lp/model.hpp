@@ -85,7 +85,7 @@ class Model {
     vars_.reserve(vars_.size() + n);
     for (std::size_t i = 0; i < n; ++i) {
       std::string name;
-      if (!prefix.empty()) name = std::string(prefix) + "[" + std::to_string(i) + "]";
+      if (!prefix.empty()) name = std::string(prefix) + std::string("[").append(std::to_string(i)) + "]";
       out.push_back(add_var(lower, upper, type, std::move(name)));
     }
     return out;
@@ -95,7 +95,7 @@ class Model {
   [[nodiscard]] std::size_t num_vars() const noexcept { return vars_.size(); }
   /// The handle of variable `index`.
   [[nodiscard]] Var var(std::size_t index) const {
-    if (index >= vars_.size()) throw ModelError("variable index " + std::to_string(index) + " out of range");
+    if (index >= vars_.size()) throw ModelError(std::string("variable index ").append(std::to_string(index)) + " out of range");
     return Var(static_cast<std::uint32_t>(index));
   }
   /// Type, bounds and name of a variable.
@@ -111,7 +111,7 @@ class Model {
   /// The name given to a variable, or `x<index>` for an unnamed one.
   [[nodiscard]] std::string display_name(Var v) const {
     const VarInfo& i = info(v);
-    return i.name.empty() ? "x" + std::to_string(v.index()) : i.name;
+    return i.name.empty() ? std::string("x").append(std::to_string(v.index())) : i.name;
   }
   /// Changes the bounds of a variable.
   void set_bounds(Var v, double lower, double upper) {
@@ -147,7 +147,7 @@ class Model {
     const double lo = c.lower();
     const double hi = c.upper();
     LinExpr expr = std::move(c).expr();
-    validate(expr, name.empty() ? "constraint r" + std::to_string(rows_.size()) : "constraint " + name);
+    validate(expr, name.empty() ? std::string("constraint r").append(std::to_string(rows_.size())) : "constraint " + name);
     check_row_bounds(lo, hi, name);
     nonzeros_ += expr.terms().size();
     rows_.push_back(Row{std::move(expr), lo, hi, std::move(name), false});
@@ -184,7 +184,7 @@ class Model {
   /// The name given to a row, or `r<index>` for an unnamed one.
   [[nodiscard]] std::string display_name(ConstraintRef r) const {
     const Row& row = rows_[checked(r)];
-    return row.name.empty() ? "r" + std::to_string(r.index()) : row.name;
+    return row.name.empty() ? std::string("r").append(std::to_string(r.index())) : row.name;
   }
   /// Renames a row.
   void set_name(ConstraintRef r, std::string name) { rows_[checked(r)].name = std::move(name); }

@@ -77,7 +77,7 @@ class NameTable {
       for (std::size_t j = 0; j < model.num_vars(); ++j) {
         const std::string clean = sanitize_name(model.vars()[j].name);
         if (clean.empty() != (pass == 1)) continue;
-        vars_[j] = take(clean.empty() ? "x" + std::to_string(j) : clean, cols_used_);
+        vars_[j] = take(clean.empty() ? std::string("x").append(std::to_string(j)) : clean, cols_used_);
       }
     }
     rows_.resize(model.num_row_slots());
@@ -88,7 +88,7 @@ class NameTable {
         if (r.removed) continue;
         const std::string clean = sanitize_name(r.name);
         if (clean.empty() != (pass == 1)) continue;
-        rows_[i] = take(clean.empty() ? "r" + std::to_string(i) : clean, rows_used_);
+        rows_[i] = take(clean.empty() ? std::string("r").append(std::to_string(i)) : clean, rows_used_);
       }
     }
     if (split_ranges) {
@@ -123,7 +123,7 @@ class NameTable {
     }
     if (base.size() > max_name_length - 12) base.resize(max_name_length - 12);
     for (std::size_t k = 2;; ++k) {
-      std::string candidate = base + "_" + std::to_string(k);
+      std::string candidate = base + std::string("_").append(std::to_string(k));
       if (!used.contains(candidate)) {
         used.insert(candidate);
         return candidate;
