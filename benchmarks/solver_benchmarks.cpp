@@ -68,9 +68,7 @@ struct LineRanges {
   }
 };
 
-template <class Result>
-void report(benchmark::State& state, std::size_t nodes, const Result& r) {
-  const auto& s = r.statistics();
+void report(benchmark::State& state, std::size_t nodes, const kildall::SolveStatistics& s) {
   state.counters["ns_per_node"] = benchmark::Counter(static_cast<double>(nodes),
                                                      benchmark::Counter::kIsIterationInvariantRate |
                                                          benchmark::Counter::kInvert);
@@ -79,29 +77,53 @@ void report(benchmark::State& state, std::size_t nodes, const Result& r) {
                                                           benchmark::Counter::kInvert);
   state.counters["visits_per_node"] = static_cast<double>(s.visits) / static_cast<double>(nodes);
   state.counters["bookkeeping_B_per_node"] = static_cast<double>(s.bookkeeping_bytes) / static_cast<double>(nodes);
-  if (!r.converged()) state.SkipWithError("solve did not converge");
 }
 
+/// `range(1)`: 0 = CSR def-use graph, 1 = Boost adjacency_list.
 void BM_SparseConstants_StraightLine(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto program = solver_bench::straight_line(n);
   const LineConstants problem{&program.ops};
-  for (auto _ : state) {
-    auto r = kildall::solve_sparse(program.graph, problem);
-    benchmark::DoNotOptimize(r);
-  }
-  report(state, n, kildall::solve_sparse(program.graph, problem));
+  auto solve = [&] {
+    return state.range(1) == 0 ? kildall::solve_sparse(program.csr, problem).statistics()
+                               : kildall::solve_sparse(program.graph, problem).statistics();
+  };
+  for (auto _ : state) benchmark::DoNotOptimize(solve());
+  report(state, n, solve());
 }
 
+/// `range(1)`: 0 = CSR def-use graph, 1 = Boost adjacency_list.
 void BM_SparseIntervals_StraightLine(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto program = solver_bench::straight_line(n);
   const LineRanges problem{&program.ops};
+  auto solve = [&] {
+    return state.range(1) == 0 ? kildall::solve_sparse(program.csr, problem).statistics()
+                               : kildall::solve_sparse(program.graph, problem).statistics();
+  };
+  for (auto _ : state) benchmark::DoNotOptimize(solve());
+  report(state, n, solve());
+}
+
+/// The interval transfer functions alone (no solver), over the same program:
+/// the floor under BM_SparseIntervals_StraightLine.
+void BM_IntervalTransfersOnly_StraightLine(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto program = solver_bench::straight_line(n);
+  const LineRanges problem{&program.ops};
+  std::vector<kildall::Interval> states(n);
+  std::vector<const kildall::Interval*> operands;
   for (auto _ : state) {
-    auto r = kildall::solve_sparse(program.graph, problem);
-    benchmark::DoNotOptimize(r);
+    for (std::size_t v = 0; v < n; ++v) {
+      operands.clear();
+      for (const auto& e : kildall::in_edge_range(program.csr, v)) operands.push_back(&states[source(e, program.csr)]);
+      states[v] = problem.transfer(v, kildall::OperandStates<kildall::Interval>(operands));
+    }
+    benchmark::DoNotOptimize(states.data());
   }
-  report(state, n, kildall::solve_sparse(program.graph, problem));
+  state.counters["ns_per_node"] = benchmark::Counter(static_cast<double>(n),
+                                                     benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
 }
 
 void BM_SparseSccp_LoopsAndDiamonds(benchmark::State& state) {
@@ -114,7 +136,7 @@ void BM_SparseSccp_LoopsAndDiamonds(benchmark::State& state) {
     auto r = kildall::solve_sparse(values, cfg, std::size_t{0}, sccp);
     benchmark::DoNotOptimize(r);
   }
-  report(state, program.values.size(), kildall::solve_sparse(values, cfg, std::size_t{0}, sccp));
+  report(state, program.values.size(), kildall::solve_sparse(values, cfg, std::size_t{0}, sccp).statistics());
 }
 
 void BM_DenseLiveness_LoopsAndDiamonds(benchmark::State& state) {
@@ -125,7 +147,7 @@ void BM_DenseLiveness_LoopsAndDiamonds(benchmark::State& state) {
     auto r = classic::live_variables(cfg, program);
     benchmark::DoNotOptimize(r);
   }
-  report(state, program.blocks.size(), classic::live_variables(cfg, program));
+  report(state, program.blocks.size(), classic::live_variables(cfg, program).statistics());
 }
 
 void BM_DenseIntervals_LoopsAndDiamonds(benchmark::State& state) {
@@ -140,7 +162,7 @@ void BM_DenseIntervals_LoopsAndDiamonds(benchmark::State& state) {
     auto r = classic::interval_analysis(cfg, program, options);
     benchmark::DoNotOptimize(r);
   }
-  report(state, program.blocks.size(), classic::interval_analysis(cfg, program, options));
+  report(state, program.blocks.size(), classic::interval_analysis(cfg, program, options).statistics());
 }
 
 void BM_WeakTopologicalOrder(benchmark::State& state) {
@@ -158,8 +180,13 @@ void BM_WeakTopologicalOrder(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_SparseConstants_StraightLine)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SparseIntervals_StraightLine)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SparseConstants_StraightLine)
+    ->ArgsProduct({{1'000, 10'000, 100'000, 1'000'000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SparseIntervals_StraightLine)
+    ->ArgsProduct({{1'000, 10'000, 100'000, 1'000'000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IntervalTransfersOnly_StraightLine)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SparseSccp_LoopsAndDiamonds)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DenseLiveness_LoopsAndDiamonds)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DenseIntervals_LoopsAndDiamonds)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 
 #include "classic_analyses/program.hpp"
 #include "classic_analyses/ssa.hpp"
@@ -22,17 +23,24 @@ struct LineOp {
   std::int64_t value;                                                 ///< for constants
 };
 
-/// A straight-line SSA program: ops and their def-use graph (operand -> user,
-/// in operand order), vertices numbered in program order.
+/// A compact def-use graph, as a compiler keeps it: Boost's CSR graph, whose
+/// in-edges are sorted by source (operands are listed in increasing value order).
+using CsrGraph = boost::compressed_sparse_row_graph<boost::bidirectionalS>;
+
+/// A straight-line SSA program: ops and their def-use graph (operand -> user;
+/// a binary op's operands are (older, newer)), vertices numbered in program
+/// order, as an adjacency list and as a CSR graph.
 struct StraightLine {
-  std::vector<LineOp> ops;  ///< one per value
-  classic::DefUseGraph graph;  ///< def-use edges
+  std::vector<LineOp> ops;     ///< one per value
+  classic::DefUseGraph graph;  ///< def-use edges, adjacency list
+  CsrGraph csr;                ///< the same edges, CSR
 };
 
 /// `n` ops: mostly binary ops on recent values, some constants, a few inputs.
 inline StraightLine straight_line(std::size_t n, unsigned seed = 1) {
   std::mt19937 rng(seed);
-  StraightLine p{std::vector<LineOp>(n), classic::DefUseGraph(n)};
+  StraightLine p{std::vector<LineOp>(n), classic::DefUseGraph(n), {}};
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
   for (std::size_t i = 0; i < n; ++i) {
     const unsigned r = rng() % 16;
     if (i < 2 || r < 3) {
@@ -42,10 +50,13 @@ inline StraightLine straight_line(std::size_t n, unsigned seed = 1) {
     } else {
       p.ops[i] = {static_cast<LineOp::Kind>(LineOp::add + rng() % 3), 0};
       const std::size_t window = std::min<std::size_t>(i, 16);
-      add_edge(i - 1, i, p.graph);
-      add_edge(i - 1 - rng() % window, i, p.graph);
+      const std::size_t older = i - 1 - rng() % window;
+      edges.emplace_back(older, i);
+      edges.emplace_back(i - 1, i);
     }
   }
+  for (auto [from, to] : edges) add_edge(from, to, p.graph);
+  p.csr = CsrGraph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), n);
   return p;
 }
 
@@ -146,6 +157,8 @@ inline classic::Program structured_program(std::size_t n, std::size_t vars = 16,
       p.blocks[head].branch = classic::Branch{counter, 100};
       p.blocks[head].successors = {body, exit};
       const std::size_t one = (counter + 1) % vars;
+      auto& body_code = p.blocks[body].body;  // the loop must count: nothing else writes counter
+      std::erase_if(body_code, [&](const Assign& s) { return s.dst == counter || s.dst == one; });
       p.blocks[body].body.push_back(Assign{one, Rhs::constant, 1});
       p.blocks[body].body.push_back(Assign{counter, Rhs::add, 0, counter, one});  // counter += 1: widened at head
       p.blocks[body].successors = {head};

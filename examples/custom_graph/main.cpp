@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cfg.hpp"
+#include "custom_graph/cfg.hpp"
+#include "classic_analyses/mycc_liveness.hpp"
 
 // The adapter makes the compiler's CFG a full analysis graph.
 static_assert(kildall::AnalysisGraph<mycc::Cfg>);
@@ -81,13 +82,9 @@ int main() {
   std::cout << "backward order (RPO of the reversed CFG from exit): "
             << names(cfg, kildall::reverse_postorder(backward, exit)) << "\n";
 
-  // -------------------------------------------------------------------------
-  // TODO(solver): live-variables analysis goes here once the fixpoint solver
-  // (include/kildall/solver/) lands: a backward problem over `backward` (or a
-  // backward solver over `cfg`), lattice = set of variable names, transfer =
-  // (out - defines) | uses per instruction, using mycc::Instruction's
-  // `defines`/`uses`. Print live-in per block, e.g. "live-in head: x y".
-  // -------------------------------------------------------------------------
+  // Live variables: a backward dataflow problem solved by kildall's dense
+  // solver directly on this CFG (examples/classic_analyses/mycc_liveness.hpp).
+  classic::print_live_in(std::cout, cfg);
 
   std::cout << "done\n";
   return 0;

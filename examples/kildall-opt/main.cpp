@@ -16,7 +16,9 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +26,14 @@
 #include <kildall/ir.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/ir/driver_plugin.hpp>
+
+// Dialects outside kildall/ir/ extend the driver as `ir::DriverPlugin`s. The
+// noisy dialect's plugin uses the ILP placement (GLPK, GPL): it is compiled in
+// only when CMake found GLPK and Eigen and KILDALL_OPT_WITH_NOISY is ON.
+#if defined(KILDALL_OPT_WITH_NOISY)
+#include <kildall/noisy/kildall_opt_plugin.hpp>
+#endif
 
 namespace {
 
@@ -50,6 +60,14 @@ constexpr std::string_view usage_text =
     "  -o <file>                  Output file (default: stdout); never the input file\n"
     "  -h, --help                 This text\n";
 
+std::vector<DriverPlugin> load_plugins() {
+  std::vector<DriverPlugin> plugins;
+#if defined(KILDALL_OPT_WITH_NOISY)
+  plugins.push_back(kildall::noisy::kildall_opt_plugin());
+#endif
+  return plugins;
+}
+
 struct Options {
   std::string input;
   std::string output = "-";
@@ -59,13 +77,42 @@ struct Options {
   bool dot = false;
   bool timing = false;
   bool help = false;
+  std::vector<bool> plugin_used;    // per plugin: it took at least one argument
 };
 
-Options parse_options(int argc, char** argv) {
+/// The plugin that provides `--dump-analysis=name`, or nullptr.
+const DriverPlugin* plugin_for_analysis(const std::vector<DriverPlugin>& plugins, std::string_view name) {
+  for (const DriverPlugin& plugin : plugins)
+    for (const std::string& analysis : plugin.analyses)
+      if (analysis == name) return &plugin;
+  return nullptr;
+}
+
+Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& plugins) {
   Options options;
+  options.plugin_used.assign(plugins.size(), false);
   bool have_input = false;
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg.starts_with("-") && arg != "-" && !arg.starts_with("--dump-analysis=")) {
+      // Offer the argument to the plugins first (built-in names are not theirs to take).
+      int consumed = 0;
+      const std::span<const std::string_view> rest(args.data() + i, args.size() - static_cast<std::size_t>(i));
+      for (std::size_t p = 0; p < plugins.size() && consumed == 0; ++p) {
+        if (!plugins[p].parse_argument) continue;
+        try {
+          consumed = plugins[p].parse_argument(arg, rest);
+        } catch (const std::invalid_argument& e) {
+          throw UsageError{e.what()};
+        }
+        if (consumed > 0) options.plugin_used[p] = true;
+      }
+      if (consumed > 0) {
+        i += consumed - 1;
+        continue;
+      }
+    }
     if (arg == "-h" || arg == "--help") {
       options.help = true;
     } else if (arg == "--sccp") {
@@ -74,8 +121,12 @@ Options parse_options(int argc, char** argv) {
       options.passes.emplace_back("int-range-optimizations");
     } else if (arg.starts_with("--dump-analysis=")) {
       options.dump = std::string(arg.substr(16));
-      if (options.dump != "sccp" && options.dump != "int-range")
-        throw UsageError{"unknown analysis '" + options.dump + "' for --dump-analysis (expected sccp or int-range)"};
+      if (options.dump != "sccp" && options.dump != "int-range" && !plugin_for_analysis(plugins, options.dump)) {
+        std::string known = "sccp, int-range";
+        for (const DriverPlugin& plugin : plugins)
+          for (const std::string& name : plugin.analyses) known += ", " + name;
+        throw UsageError{"unknown analysis '" + options.dump + "' for --dump-analysis (expected one of: " + known + ")"};
+      }
     } else if (arg == "--debug-analysis") {
       options.debug = true;
     } else if (arg == "--dot") {
@@ -207,9 +258,18 @@ kildall::SolverOptions solver_options() {
   return options;
 }
 
-FunctionStates analyse(const Module& module, const Function& fn, const std::string& analysis, bool debug) {
+FunctionStates analyse(const Module& module, const Function& fn, const std::string& analysis, bool debug,
+                       const std::vector<DriverPlugin>& plugins) {
   FunctionStates out;
   const OpRegistry& registry = *module.registry;
+  if (const DriverPlugin* plugin = plugin_for_analysis(plugins, analysis)) {
+    const PluginContext context{debug, &std::cerr};
+    out.state = plugin->describe_values(module, fn, analysis, context);
+    out.state.resize(fn.values.size(), "uninitialized");
+    const SccpAnalysis reachability(fn, registry, solver_options());
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) out.executable.push_back(reachability.executable(b));
+    return out;
+  }
   const auto fill = [&](const auto& a) {
     check_converged(a.result().outcome(), module, fn);
     for (ValueId v = 0; v < fn.values.size(); ++v) out.state.push_back(a.describe(v));
@@ -263,11 +323,12 @@ void run_pass(Module& module, const std::string& pass, bool debug) {
   verify(module);  // a pass must leave valid IR
 }
 
-void dump_analysis(const Module& module, const std::string& analysis, bool debug, std::string& out) {
+void dump_analysis(const Module& module, const std::string& analysis, bool debug,
+                   const std::vector<DriverPlugin>& plugins, std::string& out) {
   for (const Function& fn : module.functions) {
     if (fn.is_declaration()) continue;
     out += "// @" + fn.name + "\n";
-    const FunctionStates states = analyse(module, fn, analysis, debug);
+    const FunctionStates states = analyse(module, fn, analysis, debug, plugins);
     const ValueNamer namer(fn);
     const auto line = [&](ValueId v) {
       namer.append_value(out, v);
@@ -290,12 +351,13 @@ std::string dot_escape(std::string_view text) {
   return out;
 }
 
-void print_dot(const Module& module, const std::string& analysis, bool debug, std::string& out) {
+void print_dot(const Module& module, const std::string& analysis, bool debug,
+               const std::vector<DriverPlugin>& plugins, std::string& out) {
   out += "digraph kildall {\n  node [shape=box, fontname=\"monospace\"];\n";
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const Function& fn = module.functions[f];
     if (fn.is_declaration()) continue;
-    const FunctionStates states = analyse(module, fn, analysis, debug);
+    const FunctionStates states = analyse(module, fn, analysis, debug, plugins);
     const ValueNamer namer(fn);
     const CfgView cfg(fn);
     const std::string prefix = "f" + std::to_string(f) + "_b";
@@ -330,9 +392,11 @@ int main(int argc, char** argv) {
   const auto total_begin = std::chrono::steady_clock::now();
   Options options;
   try {
-    options = parse_options(argc, argv);
+    const std::vector<DriverPlugin> plugins = load_plugins();
+    options = parse_options(argc, argv, plugins);
     if (options.help) {
       std::cout << usage_text;
+      for (const DriverPlugin& plugin : plugins) std::cout << plugin.usage;
       return 0;
     }
     if (options.input != "-" && options.output != "-" && same_file(options.input, options.output))
@@ -340,7 +404,9 @@ int main(int argc, char** argv) {
     Timer timer;
     const std::string source = read_input(options.input);
     const std::string source_name = options.input == "-" ? "<stdin>" : options.input;
-    const OpRegistry registry;
+    OpRegistry registry;
+    for (const DriverPlugin& plugin : plugins)
+      if (plugin.register_dialect) plugin.register_dialect(registry);
     timer.start("Parser");
     Module module = parse_and_verify(source, registry, source_name);
     timer.stop();
@@ -349,13 +415,21 @@ int main(int argc, char** argv) {
       run_pass(module, pass, options.debug);
       timer.stop();
     }
+    for (std::size_t p = 0; p < plugins.size(); ++p) {
+      const DriverPlugin& plugin = plugins[p];
+      if (!plugin.run_passes || !options.plugin_used[p]) continue;  // no flag of this plugin was given
+      timer.start("DialectPasses");
+      plugin.run_passes(module, PluginContext{options.debug, &std::cerr});
+      verify(module);
+      timer.stop();
+    }
     // Output: the text is built in memory; the file is opened only once it is complete.
     timer.start("Output");
     std::string text;
     if (options.dot) {
-      print_dot(module, options.dump.empty() ? std::string("sccp") : options.dump, options.debug, text);
+      print_dot(module, options.dump.empty() ? std::string("sccp") : options.dump, options.debug, plugins, text);
     } else if (!options.dump.empty()) {
-      dump_analysis(module, options.dump, options.debug, text);
+      dump_analysis(module, options.dump, options.debug, plugins, text);
     } else {
       print_module(module, text);
     }

@@ -9,6 +9,9 @@
 #   OUTPUT_FILE     output path (after substitution): with exit 0 it must hold EXPECT_STDOUT;
 #                   with exit 1 it must not exist, or still hold the preseeded text
 #   PRESEED_OUTPUT  if set, OUTPUT_FILE is created with a sentinel before the run
+#   COPY_INPUT      if set, this file (relative to this folder) is copied to @WORK@/input.mlir
+#                   first, and must be unchanged after the run
+#   STDIN_FILE      if set, this file (relative to this folder) is fed to stdin
 set(examples ${CMAKE_CURRENT_LIST_DIR}/examples)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -22,13 +25,22 @@ endforeach()
 string(REPLACE "@WORK@" "${WORK_DIR}" output_file "${OUTPUT_FILE}")
 string(REPLACE "@EXAMPLES@" "${examples}" output_file "${output_file}")
 set(sentinel "sentinel: must survive a failed run\n")
+if(COPY_INPUT)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/${COPY_INPUT} ${WORK_DIR}/input.mlir COPYONLY)
+  file(READ ${WORK_DIR}/input.mlir original_input)
+endif()
+set(stdin_args "")
+if(STDIN_FILE)
+  set(stdin_args INPUT_FILE ${CMAKE_CURRENT_LIST_DIR}/${STDIN_FILE})
+endif()
 if(PRESEED_OUTPUT)
   file(WRITE ${output_file} "${sentinel}")
 endif()
 execute_process(COMMAND ${KILDALL_OPT} ${args}
-                WORKING_DIRECTORY ${WORK_DIR}
+                WORKING_DIRECTORY ${WORK_DIR} ${stdin_args}
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REPLACE "${CMAKE_CURRENT_LIST_DIR}/tests/" "" err "${err}")
+string(REPLACE "${WORK_DIR}/" "" err "${err}")
 string(REPLACE "${examples}/" "" err "${err}")
 if(NOT code STREQUAL EXPECT_EXIT)
   message(FATAL_ERROR "exit code ${code}, expected ${EXPECT_EXIT}\nstdout:\n${out}\nstderr:\n${err}")
@@ -69,5 +81,11 @@ else()
     elseif(EXISTS ${output_file})
       message(FATAL_ERROR "a failed run created the output file ${output_file}")
     endif()
+  endif()
+endif()
+if(COPY_INPUT)
+  file(READ ${WORK_DIR}/input.mlir after_input)
+  if(NOT after_input STREQUAL original_input)
+    message(FATAL_ERROR "the input file was modified")
   endif()
 endif()

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The reference IR in one include: MLIR-syntax parser and printer, verifier,
-/// interpreter, rewriter, and its CFG and def-use graph views. The analyses
-/// and rewrites on it (SCCP, integer ranges) are in `kildall/ir/analysis/`.
+/// interpreter, rewriter, its CFG and def-use graph views, and the analyses
+/// and rewrites on it (SCCP and integer ranges, `kildall/ir/analysis/`).
 
 #include <kildall/ir/arith.hpp>
 #include <kildall/ir/cfg_view.hpp>
@@ -17,3 +17,6 @@
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/ir/types.hpp>
 #include <kildall/ir/verifier.hpp>
+#include <kildall/ir/analysis/function_problem.hpp>
+#include <kildall/ir/analysis/int_range.hpp>
+#include <kildall/ir/analysis/sccp.hpp>

@@ -23,3 +23,12 @@
 #include <kildall/lattice/map.hpp>
 #include <kildall/lattice/powerset.hpp>
 #include <kildall/lattice/product.hpp>
+#include <kildall/solver/dense.hpp>
+#include <kildall/solver/observer.hpp>
+#include <kildall/solver/options.hpp>
+#include <kildall/solver/problem.hpp>
+#include <kildall/solver/sparse.hpp>
+#include <kildall/solver/status.hpp>
+#include <kildall/solver/trace.hpp>
+#include <kildall/solver/verify.hpp>
+#include <kildall/solver/worklist.hpp>

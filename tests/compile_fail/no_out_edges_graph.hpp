@@ -24,11 +24,18 @@ inline std::size_t target(const Edge& e, const Cfg&) { return e.to; }
 inline std::size_t num_vertices(const Cfg& g) { return g.successors.size(); }
 
 struct VertexIterator {
-  std::size_t v;
+  using value_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  std::size_t v = 0;
   std::size_t operator*() const { return v; }
   VertexIterator& operator++() {
     ++v;
     return *this;
+  }
+  VertexIterator operator++(int) {
+    VertexIterator old = *this;
+    ++v;
+    return old;
   }
   bool operator==(const VertexIterator&) const = default;
 };

@@ -12,6 +12,7 @@
 
 using namespace kildall::ir;
 __extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
 
 namespace {
 
@@ -52,7 +53,8 @@ std::optional<std::uint64_t> reference(BuiltinOp op, unsigned w, std::uint64_t a
   switch (op) {
     case BuiltinOp::addi: return reduce(ua + ub, w);
     case BuiltinOp::subi: return reduce(ua - ub, w);
-    case BuiltinOp::muli: return reduce(ua * ub, w);
+    case BuiltinOp::muli:  // the product of two 64-bit values needs 128 unsigned bits
+      return static_cast<std::uint64_t>(static_cast<u128>(a) * static_cast<u128>(b) % (u128{1} << w));
     case BuiltinOp::divsi:
       if (sb == 0 || (sa == smin && sb == -1)) return std::nullopt;
       return reduce(trunc_div(sa, sb), w);

@@ -32,7 +32,8 @@ inline NoisyOp noisy_op(const Dag& g, Dag::vertex_descriptor v) { return g[v].ki
 
 /// Adds a vertex of `kind` with `operands` (in order).
 inline std::size_t add(Dag& g, NoisyOp kind, std::vector<std::size_t> operands = {}) {
-  const auto v = boost::add_vertex(Node{kind}, g);
+  const auto v = boost::add_vertex(g);  // (the property overload trips GCC 12 -Wuninitialized in Boost)
+  g[v].kind = kind;
   for (const std::size_t o : operands) boost::add_edge(o, v, g);
   return v;
 }

@@ -407,3 +407,24 @@ TEST_CASE("incremental re-solve equals a fresh solve and visits only the affecte
   }
   CHECK(saved_visits > 0);  // the re-solves did skip unaffected work
 }
+
+TEST_CASE("irreducible loops and self-loops converge with widening in both orders") {
+  // 0 -> 1, 0 -> 2, 1 <-> 2 (two entries into one loop), 2 -> 2 (self-loop), 2 -> 3.
+  Graph g(4);
+  add_edge(0, 1, g);
+  add_edge(0, 2, g);
+  add_edge(1, 2, g);
+  add_edge(2, 1, g);
+  add_edge(2, 2, g);
+  add_edge(2, 3, g);
+  for (auto order : {kildall::IterationOrder::reverse_postorder, kildall::IterationOrder::weak_topological_order}) {
+    kildall::SolverOptions options;
+    options.order = order;
+    const auto r = kildall::solve_forward(g, std::size_t{0}, Count{}, options);
+    REQUIRE(r.converged());
+    CHECK(r.lookup(3)->value == MaxInt::inf);  // the counter is unbounded around the loop
+    CHECK(r.statistics().widenings > 0);
+    CHECK(r.statistics().max_visits < 20);  // widening stops the climb after a few visits
+    CHECK(kildall::verify_fixpoint(Count{}, r).ok());
+  }
+}

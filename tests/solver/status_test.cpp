@@ -1,4 +1,3 @@
-#include <kildall/solver/options.hpp>
 #include <kildall/solver/status.hpp>
 
 #include <doctest/doctest.h>
@@ -18,13 +17,4 @@ TEST_CASE("status names and outcome messages") {
   outcome.offending_index = 12;
   CHECK_FALSE(outcome.converged());
   CHECK(outcome.message() == "non-monotone transfer at node #12");
-}
-
-TEST_CASE("default options") {
-  const kildall::SolverOptions options;
-  CHECK(options.order == kildall::IterationOrder::reverse_postorder);
-  CHECK(options.widening);
-  CHECK(options.narrowing_passes == 0);
-  CHECK(options.max_visits_per_node > 0);
-  CHECK(options.check_monotonicity);
 }

@@ -33,6 +33,7 @@ class IndexIterator {
   using pointer = void;                             ///< No pointers.
   using iterator_category = std::input_iterator_tag;  ///< C++17 view: yields prvalues.
   using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
+  /// At index 0.
   IndexIterator() = default;
   /// At index `i`.
   explicit IndexIterator(std::uint32_t i) : i_(i) {}

@@ -116,7 +116,14 @@ class Lexer {
       case '%':
       case '^':
         if (cur_ == end_ || !is_suffix_char(*cur_)) fail(token.loc, std::string("expected a name after '") + c + "'");
-        while (cur_ != end_ && is_suffix_char(*cur_)) ++cur_;
+        if (is_digit(*cur_)) {
+          // MLIR's suffix-id: all digits, or a letter/punctuation followed by anything.
+          while (cur_ != end_ && is_digit(*cur_)) ++cur_;
+          if (cur_ != end_ && is_suffix_char(*cur_))
+            fail(token.loc, "invalid name: a name that starts with a digit must be all digits");
+        } else {
+          while (cur_ != end_ && is_suffix_char(*cur_)) ++cur_;
+        }
         return finish(c == '%' ? TokenKind::percent_identifier : TokenKind::caret_identifier);
       case '@':
       case '!':

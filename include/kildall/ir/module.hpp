@@ -167,6 +167,7 @@ class Function::BlockOps {
    public:
     using value_type = OpId;               ///< Iterated type.
     using difference_type = std::ptrdiff_t;  ///< Required by std::forward_iterator.
+    /// A singular iterator.
     iterator() = default;
     /// Position at `op` of `fn`.
     iterator(const Function* fn, OpId op) : fn_(fn), op_(op) {}

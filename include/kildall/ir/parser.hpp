@@ -534,33 +534,31 @@ class OpAsmParser {
     OperationState& s = state_;
     switch (def.format) {
       case OpFormat::binary: {
-        const auto a = parse_operand();
-        expect(TokenKind::comma, "','");
-        const auto b = parse_operand();
+        const auto refs = parse_operands_of(def, 2);
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
-        resolve_operand(a, t, s);
-        resolve_operand(b, t, s);
+        resolve_operand(refs[0], t, s);
+        resolve_operand(refs[1], t, s);
         s.result_types.push_back(t);
         return;
       }
       case OpFormat::unary: {
-        const auto a = parse_operand();
+        const auto refs = parse_operands_of(def, 1);
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
-        resolve_operand(a, t, s);
+        resolve_operand(refs[0], t, s);
         s.result_types.push_back(t);
         return;
       }
       case OpFormat::cast_arrow:
       case OpFormat::cast_to: {
-        const auto a = parse_operand();
+        const auto refs = parse_operands_of(def, 1);
         expect(TokenKind::colon, "':'");
         const Type from = parse_type();
         if (def.format == OpFormat::cast_arrow) expect(TokenKind::arrow, "'->'");
         else expect_keyword("to");
         const Type to = parse_type();
-        resolve_operand(a, from, s);
+        resolve_operand(refs[0], from, s);
         s.result_types.push_back(to);
         return;
       }
@@ -597,27 +595,21 @@ class OpAsmParser {
         if (!predicate) error(p.loc, "unknown comparison predicate '" + std::string(p.text) + "'");
         s.imm = static_cast<std::uint64_t>(*predicate);
         expect(TokenKind::comma, "','");
-        const auto a = parse_operand();
-        expect(TokenKind::comma, "','");
-        const auto b = parse_operand();
+        const auto refs = parse_operands_of(def, 2);
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
-        resolve_operand(a, t, s);
-        resolve_operand(b, t, s);
+        resolve_operand(refs[0], t, s);
+        resolve_operand(refs[1], t, s);
         s.result_types.push_back(Type::i1());
         return;
       }
       case OpFormat::select: {
-        const auto c = parse_operand();
-        expect(TokenKind::comma, "','");
-        const auto a = parse_operand();
-        expect(TokenKind::comma, "','");
-        const auto b = parse_operand();
+        const auto refs = parse_operands_of(def, 3);
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
-        resolve_operand(c, Type::i1(), s);
-        resolve_operand(a, t, s);
-        resolve_operand(b, t, s);
+        resolve_operand(refs[0], Type::i1(), s);
+        resolve_operand(refs[1], t, s);
+        resolve_operand(refs[2], t, s);
         s.result_types.push_back(t);
         return;
       }
@@ -680,6 +672,19 @@ class OpAsmParser {
       }
     }
     (void)code;
+  }
+
+  /// Reads `%a, %b, ...` and checks there are exactly `count` of them.
+  std::vector<UnresolvedOperand> parse_operands_of(const OpDefinition& def, std::size_t count) {
+    std::vector<UnresolvedOperand> refs;
+    if (token_.kind == TokenKind::percent_identifier) {
+      refs.push_back(parse_operand());
+      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+    }
+    if (refs.size() != count)
+      error(op_loc_, "'" + def.name + "' takes " + std::to_string(count) + " operand(s), but " +
+                         std::to_string(refs.size()) + " were given");
+    return refs;
   }
 
   std::uint64_t literal_bits(SourceLoc loc, bool negative, const Token& literal, Type type) {

@@ -129,16 +129,16 @@ class GreedyPlacer {
     if (try_reduce(x)) return;
     if (kind_of(g_, x) != NoisyOp::join) return;
     std::vector<vertex_t<G>> joins{x}, stack{x};
-    std::vector<bool> seen(n_, false);
-    seen[index(x)] = true;
+    ++walk_;  // marks of this walk: seen_[i] == walk_
+    seen_[index(x)] = walk_;
     std::uint64_t reach = 0;
     while (!stack.empty()) {
       const vertex_t<G> j = stack.back();
       stack.pop_back();
       for (const auto& e : in_edge_range(g_, j)) {
         const vertex_t<G> s = source(e, g_);
-        if (seen[index(s)]) continue;
-        seen[index(s)] = true;
+        if (seen_[index(s)] == walk_) continue;
+        seen_[index(s)] = walk_;
         if (kind_of(g_, s) == NoisyOp::join) {
           joins.push_back(s);
           stack.push_back(s);
@@ -164,7 +164,24 @@ class GreedyPlacer {
   std::size_t n_;
   std::vector<bool> reduced_;
   std::vector<std::uint64_t> bound_;
+  std::vector<std::uint32_t> seen_ = std::vector<std::uint32_t>(n_, 0);
+  std::uint32_t walk_ = 0;
 };
+
+/// The greedy placement of a program already known to be placeable
+/// (`check_placement_possible`), re-checked by the noise analysis.
+template <NoisyProgram G>
+[[nodiscard]] std::vector<vertex_t<G>> greedy_placement_after_check(const G& program, const NoiseParameters& parameters) {
+  std::vector<vertex_t<G>> placement = GreedyPlacer<G>(program, parameters).run();
+  const auto violations = verify_noise(program, parameters, placement_mask(program, placement));
+  if (!violations.empty()) {
+    const auto& v = violations.front();
+    throw PlacementError(vertex_index(program, v.value), kind_of(program, v.value),
+                         "the greedy placement left this op illegal (" + noise_violation_message(parameters.maximum, v.noise) +
+                             ")");
+  }
+  return placement;
+}
 
 }  // namespace detail
 
@@ -174,15 +191,7 @@ class GreedyPlacer {
 template <NoisyProgram G>
 [[nodiscard]] std::vector<vertex_t<G>> place_reduce_noise_greedy(const G& program, const NoiseParameters& parameters = {}) {
   (void)check_placement_possible(program, parameters);
-  std::vector<vertex_t<G>> placement = detail::GreedyPlacer<G>(program, parameters).run();
-  const auto violations = verify_noise(program, parameters, placement_mask(program, placement));
-  if (!violations.empty()) {
-    const auto& v = violations.front();
-    throw PlacementError(vertex_index(program, v.value), kind_of(program, v.value),
-                         "the greedy placement left this op illegal (" + noise_violation_message(parameters.maximum, v.noise) +
-                             ")");
-  }
-  return placement;
+  return detail::greedy_placement_after_check(program, parameters);
 }
 
 }  // namespace kildall::noisy

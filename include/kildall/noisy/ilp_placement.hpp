@@ -65,6 +65,8 @@ struct PlacementModel {
   std::vector<lp::LinExpr> noise;     ///< Per vertex index: the value's noise (a variable or a constant).
   std::vector<V> reducible;           ///< The vertices that have a binary, in vertex order.
   std::vector<lp::Var> reducible_binary;  ///< The binary of `reducible[k]`.
+  std::vector<lp::Var> own;           ///< Per vertex index: the variable of an add/sub's own noise (its max), if any.
+  std::vector<lp::Var> joined;        ///< Per vertex index: the max variable of a block argument, if any.
   lp::LinExpr inserted;               ///< Number of inserted reduce_noise ops (level 1).
   lp::LinExpr total_noise;            ///< Sum of the noise variables (level 2).
 
@@ -77,8 +79,21 @@ struct PlacementModel {
   }
 };
 
+/// How `max` (add/sub, block arguments) enters the model.
+enum class MaxEncoding : std::uint8_t {
+  /// The builder's exact `max_of` (a selector binary per max with two live
+  /// candidates): every noise variable equals the noise.
+  exact,
+  /// Only `max >= each candidate` (no binary): noise variables are upper
+  /// bounds, which admits exactly the same placements (the transfers are
+  /// monotone) and level 2 presses them down to the noise. Fewer binaries.
+  upper_bound,
+};
+
 /// Options of `build_placement_model`.
 struct PlacementModelOptions {
+  /// See `MaxEncoding`.
+  MaxEncoding max_encoding = MaxEncoding::exact;
   /// Name stem of vertex `index` in the model (LP files); default `v<index>`.
   std::function<std::string(std::size_t index)> name;
   /// Add the second level (total noise) to the objective.
@@ -100,6 +115,22 @@ template <NoisyProgram G>
   const std::size_t n = vertex_count(program);
   pm.reduce.assign(n, lp::Var{});
   pm.noise.assign(n, lp::LinExpr{});
+  pm.own.assign(n, lp::Var{});
+  pm.joined.assign(n, lp::Var{});
+  // max_i exprs[i] as a variable: exact (the builder's max_of) or an upper bound.
+  const auto maximum_of = [&](const std::vector<lp::LinExpr>& exprs, const std::string& name) {
+    if (options.max_encoding == MaxEncoding::exact) return lp::max_of(m, exprs, name);
+    double lo = -lp::inf, hi = -lp::inf;
+    for (const lp::LinExpr& e : exprs) {
+      const lp::Interval b = lp::bounds_of(m, e);
+      lo = std::max(lo, b.lower);
+      hi = std::max(hi, b.upper);
+    }
+    const lp::Var r = m.add_continuous(lo, hi, name);
+    for (std::size_t k = 0; k < exprs.size(); ++k)
+      if (lp::bounds_of(m, exprs[k]).upper > lo) (void)m.add(lp::LinExpr(r) >= exprs[k], name + "_ge" + std::to_string(k));
+    return r;
+  };
   const auto stem = [&](std::size_t i) { return options.name ? options.name(i) : "v" + std::to_string(i); };
   const double maximum = static_cast<double>(parameters.maximum);
   const double initial = static_cast<double>(parameters.initial);
@@ -147,7 +178,8 @@ template <NoisyProgram G>
     if (kind == NoisyOp::join) {
       std::vector<lp::LinExpr> incoming;
       for (const std::size_t o : operands) incoming.push_back(pm.noise[o]);
-      const lp::Var joined = lp::max_of(m, incoming, "join_" + stem(i));
+      const lp::Var joined = maximum_of(incoming, "join_" + stem(i));
+      pm.joined[i] = joined;
       (void)m.add(lp::LinExpr(result) == lp::LinExpr(joined), "is_join_" + stem(i));
       continue;
     }
@@ -157,7 +189,8 @@ template <NoisyProgram G>
     } else {
       std::vector<lp::LinExpr> candidates;
       for (const std::size_t o : operands) candidates.push_back(pm.noise[o] + 1.0);
-      own = lp::LinExpr(lp::max_of(m, candidates, "own_" + stem(i)));
+      pm.own[i] = maximum_of(candidates, "own_" + stem(i));
+      own = lp::LinExpr(pm.own[i]);
     }
     if (lp::bounds_of(m, own).upper > maximum) (void)m.add(own <= maximum, "own_bound_" + stem(i));
     const lp::Var z = m.add_binary("reduce_" + stem(i));
@@ -176,6 +209,39 @@ template <NoisyProgram G>
   m.add_objective(lp::Sense::minimize, pm.inserted, "inserted", 0.5);
   if (options.prefer_early) m.add_objective(lp::Sense::minimize, pm.total_noise, "total_noise");
   return pm;
+}
+
+/// A complete point of `pm`'s model for `placement` (e.g. the greedy one),
+/// to warm start the solver: the binaries, noise and max variables are set
+/// from the noise analysis of the placed program, and the remaining
+/// variables (the builder's selector binaries) are completed by solving the
+/// model with all of those fixed (a trivial MIP). Empty when `placement` is
+/// not legal or the completion fails.
+template <NoisyProgram G>
+[[nodiscard]] std::vector<double> placement_point(const PlacementModel<vertex_t<G>>& pm, const G& program,
+                                                  const NoiseParameters& parameters,
+                                                  const std::vector<vertex_t<G>>& placement,
+                                                  const lp::GlpkOptions& glpk = {}) {
+  NoiseAnalysisOptions options;
+  options.reduce_after = placement_mask(program, placement);
+  const NoiseAnalysis<G> analysis = analyze_noise(program, parameters, options);
+  if (!is_legal(analysis)) return {};
+  lp::Model fixed = pm.model;
+  fixed.clear_objectives();
+  const auto fix = [&fixed](lp::Var x, double value) {
+    if (x.valid()) fixed.set_bounds(x, value, value);
+  };
+  for (const auto& v : vertex_range(program)) {
+    const std::size_t i = vertex_index(program, v);
+    const double noise = static_cast<double>(analysis.noise_bound(v).value_or(0));
+    fix(pm.reduce[i], analysis.options().reduce_after[i] && pm.reduce[i].valid() ? 1.0 : 0.0);
+    if (!pm.noise[i].is_constant()) fix(pm.noise[i].terms().front().var, noise);
+    if (pm.own[i].valid()) fix(pm.own[i], static_cast<double>(noise_before_reduction(analysis, v)->umax()));
+    if (pm.joined[i].valid()) fix(pm.joined[i], noise);
+  }
+  lp::Solution s = lp::GlpkSolver(glpk).solve(fixed);
+  if (!s.has_solution()) return {};
+  return std::move(s.values);
 }
 
 /// How the ILP placement ended.
@@ -205,6 +271,16 @@ struct IlpOptions {
   double progress_interval_seconds = 1.0;
   /// Break ties by reducing as early as possible (level 2).
   bool prefer_early = true;
+  /// Wall-clock budget of level 2 (the tie-break), seconds; negative: as long
+  /// as level 1 took, at least one second. When it runs out, the best level-2
+  /// point found so far is used (the count stays optimal).
+  double tie_break_seconds = -1.0;
+  /// Warm start level 1 from the greedy placement: an incumbent from the
+  /// start, but GLPK then solves without its MIP presolver, which was slower
+  /// in the measurements of docs/performance.md; off by default.
+  bool warm_start = false;
+  /// How max enters the model (see `MaxEncoding`).
+  MaxEncoding max_encoding = MaxEncoding::exact;
   /// Tolerance of the independent solution check.
   double check_tolerance = 1e-6;
   /// Name stems of vertices in the model (see `PlacementModelOptions::name`).
@@ -234,8 +310,12 @@ namespace detail {
 class DeadlineGlpk {
  public:
   DeadlineGlpk(lp::GlpkOptions base, std::chrono::steady_clock::time_point deadline, bool limited,
-               std::function<void(int, const lp::MipProgress&)> progress)
-      : base_(std::move(base)), deadline_(deadline), limited_(limited), progress_(std::move(progress)) {}
+               double tie_break_seconds, std::function<void(int, const lp::MipProgress&)> progress)
+      : base_(std::move(base)),
+        deadline_(deadline),
+        limited_(limited),
+        tie_break_seconds_(tie_break_seconds),
+        progress_(std::move(progress)) {}
 
   lp::Solution solve(const lp::Model& model) { return solve(model, {}); }
 
@@ -253,6 +333,10 @@ class DeadlineGlpk {
       }
       options.time_limit_seconds = left;
     }
+    if (level > 1) {
+      const double budget = tie_break_seconds_ >= 0.0 ? tie_break_seconds_ : std::max(1.0, levels_.front().seconds);
+      options.time_limit_seconds = std::min(options.time_limit_seconds, budget);
+    }
     if (progress_) {
       options.progress = [this, level](const lp::MipProgress& p) { progress_(level, p); };
     }
@@ -267,6 +351,7 @@ class DeadlineGlpk {
   lp::GlpkOptions base_;
   std::chrono::steady_clock::time_point deadline_;
   bool limited_;
+  double tie_break_seconds_;
   std::function<void(int, const lp::MipProgress&)> progress_;
   std::vector<lp::Solution> levels_;
 };
@@ -282,19 +367,20 @@ template <NoisyProgram G>
                                                               const IlpOptions& options = {}) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
-  const bool limited = options.time_limit_seconds < 1e12;
+  const bool limited = options.time_limit_seconds < 1e9;  // beyond ~30 years: no limit (and no overflow)
   const auto deadline =
       limited ? start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(options.time_limit_seconds))
               : clock::time_point::max();
   IlpPlacement<vertex_t<G>> out;
   const NoiseAnalysis<G> least = check_placement_possible(program, parameters);
-  const std::vector<vertex_t<G>> greedy = place_reduce_noise_greedy(program, parameters);
+  const std::vector<vertex_t<G>> greedy = detail::greedy_placement_after_check(program, parameters);
   out.greedy_count = greedy.size();
 
   PlacementModelOptions model_options;
   model_options.name = options.name;
   model_options.prefer_early = options.prefer_early;
   model_options.max_inserted = greedy.size();
+  model_options.max_encoding = options.max_encoding;
   const PlacementModel<vertex_t<G>> pm = build_placement_model(program, parameters, least, model_options);
   out.variables = pm.model.num_vars();
   out.constraints = pm.model.num_constraints();
@@ -310,8 +396,14 @@ template <NoisyProgram G>
 
   lp::GlpkOptions glpk;
   glpk.progress_interval_seconds = options.progress_interval_seconds;
-  detail::DeadlineGlpk backend(glpk, deadline, limited, options.progress);
-  lp::Solution solution = lp::solve_lexicographic(pm.model, backend);
+  std::vector<double> warm;
+  if (options.warm_start && !pm.reducible.empty()) {
+    lp::GlpkOptions completion;
+    if (limited) completion.time_limit_seconds = std::max(0.0, options.time_limit_seconds);
+    warm = placement_point(pm, program, parameters, greedy, completion);
+  }
+  detail::DeadlineGlpk backend(glpk, deadline, limited, options.tie_break_seconds, options.progress);
+  lp::Solution solution = lp::solve_lexicographic(pm.model, backend, warm);
   const auto& levels = backend.levels();
   if (!solution.has_solution() && !levels.empty() && levels.front().has_solution()) {
     lp::Solution first = levels.front();  // level 2 did not finish: keep the level-1 point

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The noisy dialect's part of `kildall-opt`: its flags, passes, analysis
-/// dump and trace, as one object (`NoisyDriver`) that the driver calls
-/// through plain functions. Flags:
+/// dump and trace, as one object (`NoisyDriver`), handed to the driver as an
+/// `ir::DriverPlugin` by `kildall_opt_plugin()`. Flags:
 ///
 ///   --noisy-verify                    fail at the first op whose noise exceeds the maximum
 ///   --noisy-reduce-noise[=ilp|greedy] insert reduce_noise ops (default ilp), then verify
@@ -37,6 +37,7 @@
 #include <vector>
 
 #include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/driver_plugin.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/printer.hpp>
@@ -46,10 +47,6 @@
 #include <kildall/noisy/ilp_placement.hpp>
 #include <kildall/noisy/ir_dialect.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
-
-#if __has_include(<kildall/ir/driver_plugin.hpp>)
-#include <kildall/ir/driver_plugin.hpp>
-#endif
 
 namespace kildall::noisy {
 
@@ -76,7 +73,7 @@ class NoisyDriver {
       "  --noisy-verify             Fail at the first noisy op whose noise exceeds the maximum\n"
       "  --noisy-reduce-noise[=ilp|greedy]\n"
       "                             Insert noisy.reduce_noise ops (optimal ILP by default), then verify\n"
-      "  --noisy-initial=<n>        Noise of a fresh value and after reduce_noise (default 12)\n"
+      "  --noisy-initial=<n>        Noise of a fresh value, a noisy argument, after reduce_noise (12)\n"
       "  --noisy-maximum=<n>        Largest legal noise (default 26)\n"
       "  --emit-lp <file>           Write the reduce_noise placement model in CPLEX LP format\n"
       "  --time-limit <seconds>     Wall-clock limit of the ILP solve\n"
@@ -357,8 +354,8 @@ class NoisyDriver {
   bool registered_ = false;
 };
 
-#if __has_include(<kildall/ir/driver_plugin.hpp>)
-/// The noisy dialect as a kildall-opt plugin (see kildall/ir/driver_plugin.hpp).
+/// The noisy dialect as a kildall-opt plugin (see kildall/ir/driver_plugin.hpp):
+/// `plugins.push_back(kildall::noisy::kildall_opt_plugin());`
 [[nodiscard]] inline ir::DriverPlugin kildall_opt_plugin() {
   auto driver = std::make_shared<NoisyDriver>();
   ir::DriverPlugin plugin;
@@ -377,6 +374,5 @@ class NoisyDriver {
   };
   return plugin;
 }
-#endif
 
 }  // namespace kildall::noisy

@@ -219,10 +219,10 @@ class SparseResult {
   [[nodiscard]] bool is_initialized(const value_type& v) const { return lookup(v) != nullptr; }
 
   /// Whether block `b` was found executable (always true without a CFG).
-  template <class Block>
-    requires(!std::same_as<Cfg, NoCfg>) && std::convertible_to<const Block&, vertex_t<Cfg>>
-  [[nodiscard]] bool block_executable(const Block& b) const {
-    const std::size_t i = vertex_index(*cfg_, static_cast<Block>(b));
+  template <class B>
+    requires(!std::same_as<Cfg, NoCfg>) && std::convertible_to<const B&, typename detail::BlockOf<Cfg>::type>
+  [[nodiscard]] bool block_executable(const B& b) const {
+    const std::size_t i = vertex_index(*cfg_, static_cast<typename detail::BlockOf<Cfg>::type>(b));
     return i < executable_.size() && executable_[i];
   }
 
@@ -327,20 +327,174 @@ class SparseEngine {
     return r;
   }
 
+  /// Re-solves after a change, reusing `previous`: `changed_values` lists
+  /// values whose transfer changed or that gained/lost operands,
+  /// `changed_blocks` the targets of CFG edges added or removed. Everything
+  /// that can depend on a change (def-use successors, blocks after a changed
+  /// branch, the values of such blocks) is reset and recomputed; the rest is
+  /// kept and not visited.
+  template <class Root>
+  Result rerun(Result previous, const std::vector<Root>& entries, const std::vector<Value>& changed_values,
+               const std::vector<Block>& changed_blocks) {
+    Result r = std::move(previous);
+    r.values_ = &g_;
+    r.cfg_ = cfg_;
+    r.outcome_ = {};
+    r.stats_ = {};
+    const std::size_t n = vertex_count(g_);
+    r.stats_.nodes = n;
+    r.states_.resize(n);
+    r.initialized_.resize(n, false);
+    r.visits_.assign(n, 0);
+    std::vector<bool> executable = std::move(r.executable_);
+    prepare(r);
+    if (first_invalid_root(g_, changed_values) != changed_values.size()) {
+      r.outcome_.status = SolveStatus::invalid_input;
+      return r;
+    }
+    std::vector<bool> affected_value(n, false);
+    std::vector<Value> value_stack;
+    auto touch_value = [&](const Value& v) {
+      const std::size_t vi = vertex_index(g_, v);
+      if (!affected_value[vi]) {
+        affected_value[vi] = true;
+        value_stack.push_back(v);
+      }
+    };
+    for (const auto& v : changed_values) touch_value(v);
+    if constexpr (has_cfg) {
+      if (first_invalid_root(*cfg_, entries) != entries.size() ||
+          first_invalid_root(*cfg_, changed_blocks) != changed_blocks.size()) {
+        r.outcome_.status = SolveStatus::invalid_input;
+        return r;
+      }
+      executable.resize(r.executable_.size(), false);
+      r.executable_ = std::move(executable);
+      r.entries_.assign(entries.begin(), entries.end());
+      for (const auto& b : entries) is_entry_[vertex_index(*cfg_, b)] = true;
+      std::vector<bool> affected_block(r.executable_.size(), false);
+      std::vector<Block> block_stack;
+      auto touch_block = [&](const Block& b) {
+        const std::size_t bi = vertex_index(*cfg_, b);
+        if (!affected_block[bi]) {
+          affected_block[bi] = true;
+          block_stack.push_back(b);
+        }
+      };
+      for (const auto& b : changed_blocks) touch_block(b);
+      while (!value_stack.empty() || !block_stack.empty()) {
+        while (!value_stack.empty()) {
+          const Value v = value_stack.back();
+          value_stack.pop_back();
+          for (const auto& e : out_edge_range(g_, v)) touch_value(target(e, g_));
+          if constexpr (has_branches) {
+            for_each_branch_user(vertex_index(g_, v), [&](const Block& p) {
+              for (const auto& e : out_edge_range(*cfg_, p)) touch_block(target(e, *cfg_));
+            });
+          }
+        }
+        while (!block_stack.empty()) {
+          const Block b = block_stack.back();
+          block_stack.pop_back();
+          for (const auto& a : p_.block_arguments(b)) touch_value(a);
+          for (const auto& v : p_.block_values(b)) touch_value(v);
+          for (const auto& e : out_edge_range(*cfg_, b)) touch_block(target(e, *cfg_));
+        }
+      }
+      reset_values(r, affected_value);
+      for (const auto& b : vertex_range(*cfg_)) {
+        if (affected_block[vertex_index(*cfg_, b)]) r.executable_[vertex_index(*cfg_, b)] = false;
+      }
+      for (const auto& b : vertex_range(*cfg_)) {
+        const std::size_t bi = vertex_index(*cfg_, b);
+        if (!affected_block[bi]) continue;
+        bool live = is_entry_[bi];
+        for (const auto& e : in_edge_range(*cfg_, b)) live = live || edge_is_executable(r, e);
+        if (live) mark_executable(r, b);
+      }
+    } else {
+      while (!value_stack.empty()) {
+        const Value v = value_stack.back();
+        value_stack.pop_back();
+        for (const auto& e : out_edge_range(g_, v)) touch_value(target(e, g_));
+      }
+      reset_values(r, affected_value);
+    }
+    for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
+      if (affected_value[vertex_index(g_, plan_.order[pos])]) enqueue(r, plan_.order[pos]);
+    }
+    iterate(r);
+    finish(r);
+    return r;
+  }
+
  private:
+  void reset_values(Result& r, const std::vector<bool>& affected) {
+    std::size_t reached = 0;
+    for (std::size_t i = 0; i < affected.size(); ++i) {
+      if (affected[i]) {
+        r.initialized_[i] = false;
+        r.states_[i] = L{};
+      }
+      reached += r.initialized_[i] ? 1 : 0;
+    }
+    r.stats_.nodes_reached = reached;
+  }
+
+  /// Calls `f(block)` for every block whose terminator reads value index `vi`.
+  template <class F>
+  void for_each_branch_user(std::size_t vi, F&& f) {
+    if constexpr (has_branches) {
+      if (!is_branch_operand_[vi]) return;
+      auto it = std::ranges::lower_bound(branch_users_, static_cast<std::uint32_t>(vi), {},
+                                         &std::pair<std::uint32_t, Block>::first);
+      for (; it != branch_users_.end() && it->first == vi; ++it) f(it->second);
+    } else {
+      (void)vi;
+      (void)f;
+    }
+  }
+
+  /// Fast path of the plan: when every def-use edge goes forward in
+  /// `vertices(g)` order (values numbered in program order, no cycles), that
+  /// order *is* the reverse post-order of the search below and has no back
+  /// edges, so one pass over the edges replaces the search.
+  bool plan_in_vertex_order() {
+    const std::size_t n = vertex_count(g_);
+    plan_.position.assign(n, no_position);
+    plan_.order.clear();
+    plan_.order.reserve(n);
+    for (const auto& v : vertex_range(g_)) {
+      plan_.position[vertex_index(g_, v)] = static_cast<std::uint32_t>(plan_.order.size());
+      plan_.order.push_back(v);
+    }
+    for (std::size_t p = 0; p < plan_.order.size(); ++p) {
+      for (const auto& e : out_edge_range(g_, plan_.order[p])) {
+        if (plan_.position[vertex_index(g_, target(e, g_))] <= p) return false;
+      }
+    }
+    plan_.widening_point.assign(plan_.order.size(), false);
+    return true;
+  }
+
   void prepare(Result& r) {
+    if (opt_.order == IterationOrder::reverse_postorder && plan_in_vertex_order()) {
+      prepare_bookkeeping(r);
+      return;
+    }
     // Every value is a root. Trying roots from the last vertex to the first
-    // makes the order exactly the vertex order whenever that order is already
+    // makes the order exactly the vertex order wherever that order is already
     // topological (values numbered in program order), so visits, traces and
     // debug logs follow the program; otherwise it is still a valid order.
-    auto all = vertex_range(g_);
-    if constexpr (std::ranges::bidirectional_range<decltype(all)> && std::ranges::common_range<decltype(all)>) {
-      plan_ = make_iteration_plan(g_, std::views::reverse(all), opt_.order);
-    } else {
-      std::vector<Value> roots(all.begin(), all.end());
-      std::reverse(roots.begin(), roots.end());
-      plan_ = make_iteration_plan(g_, roots, opt_.order);
-    }
+    std::vector<Value> roots;
+    roots.reserve(vertex_count(g_));
+    for (const auto& v : vertex_range(g_)) roots.push_back(v);
+    std::reverse(roots.begin(), roots.end());
+    plan_ = make_iteration_plan(g_, roots, opt_.order);
+    prepare_bookkeeping(r);
+  }
+
+  void prepare_bookkeeping(Result& r) {
     worklist_.reset(plan_.order.size());
     if constexpr (has_cfg) {
       const std::size_t nb = vertex_count(*cfg_);
@@ -484,14 +638,9 @@ class SparseEngine {
   void propagate(Result& r, const Value& v) {
     for (const auto& e : out_edge_range(g_, v)) enqueue(r, target(e, g_));
     if constexpr (has_branches) {
-      const std::size_t vi = vertex_index(g_, v);
-      if (is_branch_operand_[vi]) {
-        auto it = std::ranges::lower_bound(branch_users_, static_cast<std::uint32_t>(vi), {},
-                                           &std::pair<std::uint32_t, Block>::first);
-        for (; it != branch_users_.end() && it->first == vi; ++it) {
-          if (r.executable_[vertex_index(*cfg_, it->second)]) evaluate_out_edges(r, it->second);
-        }
-      }
+      for_each_branch_user(vertex_index(g_, v), [&](const Block& p) {
+        if (r.executable_[vertex_index(*cfg_, p)]) evaluate_out_edges(r, p);
+      });
     }
   }
 
@@ -643,6 +792,44 @@ template <AnalysisGraph Values, AnalysisGraph Cfg, class Entries, class P, class
                                                                    O&& observer = O{}) {
   detail::SparseEngine<Values, Cfg, P, std::remove_reference_t<O>> engine(values, &cfg, problem, options, observer);
   return engine.run(detail::collect_roots<Cfg>(entries));
+}
+
+/// Incremental re-solve without a CFG: `previous` is the result of an earlier
+/// `solve_sparse(values, problem)` (moved in and reused); `changed` lists the
+/// values whose transfer changed or that gained or lost operands. Only values
+/// reachable from `changed` in the def-use graph are reset and re-visited;
+/// the answer equals a fresh solve whenever the fixpoint does not depend on
+/// the iteration order (always without widening). `values` may have grown.
+template <AnalysisGraph Values, class P, class Changed, class O = NoObserver>
+  requires SparseProblem<P, Values> && RootsOf<Changed, Values>
+[[nodiscard]] SparseResult<Values, lattice_t<P>> resolve_sparse(const Values& values, const P& problem,
+                                                                SparseResult<Values, lattice_t<P>> previous,
+                                                                const Changed& changed,
+                                                                const SolverOptions& options = {},
+                                                                O&& observer = O{}) {
+  detail::SparseEngine<Values, NoCfg, P, std::remove_reference_t<O>> engine(values, nullptr, problem, options,
+                                                                            observer);
+  return engine.rerun(std::move(previous), std::vector<int>{}, detail::collect_roots<Values>(changed),
+                      std::vector<std::size_t>{});
+}
+
+/// Incremental re-solve with a CFG: as `solve_sparse(values, cfg, entries,
+/// problem)`, reusing `previous`. `changed_values` lists values whose transfer
+/// changed or that gained or lost operands (def-use edges);
+/// `changed_blocks` lists the targets of CFG edges added or removed (pass an
+/// empty range if none). Values and blocks that can depend on a change are
+/// reset and recomputed; the rest is kept and not visited.
+template <AnalysisGraph Values, AnalysisGraph Cfg, class Entries, class P, class ChangedValues, class ChangedBlocks,
+          class O = NoObserver>
+  requires SparseCfgProblem<P, Values, Cfg> && RootsOf<Entries, Cfg> && RootsOf<ChangedValues, Values> &&
+           RootsOf<ChangedBlocks, Cfg>
+[[nodiscard]] SparseResult<Values, lattice_t<P>, Cfg> resolve_sparse(
+    const Values& values, const Cfg& cfg, const Entries& entries, const P& problem,
+    SparseResult<Values, lattice_t<P>, Cfg> previous, const ChangedValues& changed_values,
+    const ChangedBlocks& changed_blocks, const SolverOptions& options = {}, O&& observer = O{}) {
+  detail::SparseEngine<Values, Cfg, P, std::remove_reference_t<O>> engine(values, &cfg, problem, options, observer);
+  return engine.rerun(std::move(previous), detail::collect_roots<Cfg>(entries),
+                      detail::collect_roots<Values>(changed_values), detail::collect_roots<Cfg>(changed_blocks));
 }
 
 }  // namespace kildall

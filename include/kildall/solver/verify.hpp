@@ -140,6 +140,7 @@ template <AnalysisGraph Values, class L, class Cfg, class P>
   requires SparseProblem<P, Values> && std::same_as<L, lattice_t<P>>
 [[nodiscard]] FixpointReport verify_fixpoint(const P& problem, const SparseResult<Values, L, Cfg>& result) {
   constexpr bool has_cfg = !std::same_as<Cfg, NoCfg>;
+  constexpr bool has_branches = detail::SparseEngine<Values, Cfg, P, NoObserver>::has_branches;
   const Values& g = result.values_graph();
   FixpointReport report;
   std::vector<const L*> scratch;
@@ -147,7 +148,7 @@ template <AnalysisGraph Values, class L, class Cfg, class P>
   // Branch operands of block `b`, all initialized? (then in `scratch`)
   auto gather = [&](const auto& b) {
     scratch.clear();
-    if constexpr (has_cfg && SparseBranchProblem<P, Values, Cfg>) {
+    if constexpr (has_branches) {
       for (const auto& x : problem.branch_operands(b)) {
         const L* s = result.lookup(x);
         if (s == nullptr) return false;
@@ -163,7 +164,7 @@ template <AnalysisGraph Values, class L, class Cfg, class P>
       const Cfg& cfg = *result.cfg();
       const auto s = source(e, cfg);
       if (!result.block_executable(s)) return false;
-      if constexpr (SparseBranchProblem<P, Values, Cfg>) {
+      if constexpr (has_branches) {
         if (!gather(s)) return false;
         return static_cast<bool>(problem.edge_executable(e, OperandStates<L>(std::span<const L* const>(scratch))));
       }

@@ -68,10 +68,11 @@ class FunctionProblemBase {
     const OpId terminator = fn_->terminator(e.source);
     return fn_->operands_of(terminator)[s.operand_begin + position];
   }
-  /// The operands the terminator of `b` decides its successors with (the condition of `cf.cond_br`).
+  /// The operands the terminator of `b` decides its successors with (the condition of `cf.cond_br`;
+  /// none for terminators without successors).
   [[nodiscard]] std::span<const ValueId> branch_operands(BlockId b) const {
     const OpId terminator = fn_->terminator(b);
-    if (terminator == no_index) return {};
+    if (terminator == no_index || fn_->ops[terminator].successor_count == 0) return {};
     return fn_->operands_of(terminator).subspan(0, fn_->regular_operand_count(terminator));
   }
   /// For a `cf.cond_br` edge, whether it is the true (0) or false (1) successor; nullopt otherwise.
