@@ -6,6 +6,7 @@
 /// umbrella headers: `kildall/lp.hpp` (model builder), `kildall/lp/eigen.hpp`,
 /// `kildall/lp/glpk.hpp` (GPL), `kildall/ir.hpp` and `kildall/noisy.hpp`.
 
+#include <kildall/version.hpp>
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/dominators.hpp>
 #include <kildall/graph/reverse_postorder.hpp>

@@ -85,9 +85,9 @@ TEST_CASE("the chain of 14 adds needs no reduce_noise; the article's weighted ob
 }
 
 TEST_CASE("the level-2 tie-break reduces as early as possible") {
-  // A chain of 20 adds needs one reduction, which several positions provide;
+  // A chain of 16 adds needs one reduction, which several positions provide;
   // level 2 picks the one with the least total noise, as the brute force does.
-  const Dag chain = noisy_test::add_chain(20);
+  const Dag chain = noisy_test::add_chain(16);
   const auto r = place_reduce_noise_ilp(chain);
   const auto best = noisy_test::brute_force(chain);
   REQUIRE(best.count == 1);

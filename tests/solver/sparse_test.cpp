@@ -236,6 +236,32 @@ TEST_CASE("no CFG: a pure DAG of values matches direct evaluation in topological
   }
 }
 
+namespace {
+struct VisitCounter {
+  std::size_t* visits;
+  template <class Event>
+  void on_visit(const Event&) {
+    ++*visits;
+  }
+};
+}  // namespace
+
+TEST_CASE("no CFG: options and an observer passed as lvalues select the no-CFG overload") {
+  // Regression: (values, problem, options, observer) once matched the CFG
+  // overload with Cfg = the problem type, a hard error in boost::graph_traits.
+  using Dag = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+  Dag g(3);
+  add_edge(0, 2, g);
+  add_edge(1, 2, g);
+  const kildall::SolverOptions options;
+  std::size_t visits = 0;
+  VisitCounter counter{&visits};
+  const auto r = kildall::solve_sparse(g, NoiseSum{}, options, counter);
+  REQUIRE(r.converged());
+  CHECK(r.lookup(std::size_t{2})->value == 3);
+  CHECK(visits == 3);
+}
+
 TEST_CASE("no CFG: a def-use cycle widens, or hits the cap and names the value") {
   using Dag = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
   Dag g(3);

@@ -224,7 +224,7 @@ template <NoisyProgram G, class O = NoObserver>
   const NoiseProblem<G> problem(program, parameters, &options.reduce_after, options.reductions);
   // `{...}`: a braced list keeps solve_sparse's CFG overload from being
   // deduced (its concept check would instantiate graph_traits<NoiseProblem>).
-  auto result = solve_sparse(program, problem, {options.solver}, std::forward<O>(observer));
+  auto result = solve_sparse(program, problem, options.solver, std::forward<O>(observer));
   return NoiseAnalysis<G>(std::move(result), parameters, std::move(options));
 }
 

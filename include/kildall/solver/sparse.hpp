@@ -784,8 +784,14 @@ template <AnalysisGraph Values, class P, class O = NoObserver>
 /// (one block or a range). Blocks never found executable keep their values
 /// uninitialized. `observer` (optional) sees every visit and, through an
 /// optional `on_reached(block)`, every block that becomes executable.
-template <AnalysisGraph Values, AnalysisGraph Cfg, class Entries, class P, class O = NoObserver>
-  requires SparseCfgProblem<P, Values, Cfg> && RootsOf<Entries, Cfg>
+///
+/// (The first constraint keeps `solve_sparse(values, problem, options,
+/// observer)` from being read as this overload with `Cfg = P`: it is checked
+/// before `AnalysisGraph<Cfg>`, whose `boost::graph_traits<P>` would be a hard
+/// error.)
+template <class Values, class Cfg, class Entries, class P, class O = NoObserver>
+  requires(!std::is_convertible_v<const Entries&, const SolverOptions&>) && AnalysisGraph<Values> &&
+          AnalysisGraph<Cfg> && SparseCfgProblem<P, Values, Cfg> && RootsOf<Entries, Cfg>
 [[nodiscard]] SparseResult<Values, lattice_t<P>, Cfg> solve_sparse(const Values& values, const Cfg& cfg,
                                                                    const Entries& entries, const P& problem,
                                                                    const SolverOptions& options = {},

@@ -4,6 +4,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdio>
+#include <string_view>
 
 int main() {
   using Cfg = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
@@ -17,6 +18,7 @@ int main() {
     std::puts("consumer: wrong reverse post-order");
     return 1;
   }
-  std::printf("consumer: ok (%s)\n", KILDALL_CONSUME_MODE);
+  if (std::string_view(kildall::version_string).empty()) return 1;
+  std::printf("consumer: ok (%s) kildall %s\n", KILDALL_CONSUME_MODE, kildall::version_string);
   return 0;
 }
