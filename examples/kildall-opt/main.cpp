@@ -159,11 +159,23 @@ bool same_file(const std::string& a, const std::string& b) {
 
 std::string read_input(const std::string& path) {
   if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError{"cannot read input file '" + path + "': it is a directory"};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError{"cannot open input file '" + path + "'"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  // Read straight into a string of the file's size (a stringstream would hold the text twice).
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) {  // not seekable: read as a stream
+    in.clear();
+    std::string text(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>{});
+    if (in.bad()) throw UsageError{"cannot read input file '" + path + "'"};
+    return text;
+  }
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(text.data(), size)) throw UsageError{"cannot read input file '" + path + "'"};
+  return text;
 }
 
 /// Wall-clock phases for --timing.
@@ -402,13 +414,18 @@ int main(int argc, char** argv) {
     if (options.input != "-" && options.output != "-" && same_file(options.input, options.output))
       throw UsageError{"refusing to overwrite the input file '" + options.input + "' (choose another -o)"};
     Timer timer;
-    const std::string source = read_input(options.input);
+    std::string source = read_input(options.input);
     const std::string source_name = options.input == "-" ? "<stdin>" : options.input;
+    // An empty (or all-blank) input is almost always a truncated or wrong file:
+    // refuse it rather than print an empty module.
+    if (source.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw IrError(Diagnostic{source_name, SourceLoc{1, 1}, "empty input: expected 'module' or 'func.func'"});
     OpRegistry registry;
     for (const DriverPlugin& plugin : plugins)
       if (plugin.register_dialect) plugin.register_dialect(registry);
     timer.start("Parser");
     Module module = parse_and_verify(source, registry, source_name);
+    std::string().swap(source);  // the module owns its names: free the text before the passes and output
     timer.stop();
     for (const std::string& pass : options.passes) {
       timer.start(pass == "sccp" ? "SCCP" : "IntRangeOptimizations");
@@ -425,22 +442,40 @@ int main(int argc, char** argv) {
     }
     // Output: the text is built in memory; the file is opened only once it is complete.
     timer.start("Output");
+    // A dump or a graph may still fail (an analysis that does not converge), so it is built whole
+    // first; printing the module cannot fail, so it is written a function at a time (the whole
+    // text never sits in memory next to the module).
     std::string text;
+    const bool print = !options.dot && options.dump.empty();
     if (options.dot) {
       print_dot(module, options.dump.empty() ? std::string("sccp") : options.dump, options.debug, plugins, text);
     } else if (!options.dump.empty()) {
       dump_analysis(module, options.dump, options.debug, plugins, text);
-    } else {
-      print_module(module, text);
     }
+    const auto write = [&](std::ostream& out) {
+      if (!print) {
+        out << text;
+        return;
+      }
+      text = module.name.empty() ? std::string("module {\n") : "module @" + module.name + " {\n";
+      for (const Function& fn : module.functions) {
+        print_function(fn, *module.registry, text);
+        if (text.size() > (1u << 20)) {
+          out << text;
+          text.clear();
+        }
+      }
+      text += "}\n";
+      out << text;
+    };
     if (options.output == "-") {
-      std::cout << text;
+      write(std::cout);
       std::cout.flush();
       if (!std::cout) throw UsageError{"cannot write to stdout"};
     } else {
       std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
       if (!out) throw UsageError{"cannot open output file '" + options.output + "'"};
-      out << text;
+      write(out);
       out.close();
       if (!out) throw UsageError{"cannot write output file '" + options.output + "'"};
     }

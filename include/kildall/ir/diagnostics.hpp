@@ -8,7 +8,9 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace kildall::ir {
@@ -48,5 +50,29 @@ class IrError : public std::runtime_error {
  private:
   Diagnostic diagnostic_;
 };
+
+/// A source fragment (a name, a token, one character) as a diagnostic shows
+/// it: in single quotes, every byte outside printable ASCII written as `\xNN`
+/// (so invalid UTF-8, NUL and control bytes never reach the terminal raw), and
+/// cut after `max_bytes` source bytes with `...` (so a 10 MB identifier gives a
+/// one-line message).
+[[nodiscard]] inline std::string quote_source(std::string_view text, std::size_t max_bytes = 80) {
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out = "'";
+  const std::size_t shown = text.size() < max_bytes ? text.size() : max_bytes;
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += static_cast<char>(byte);
+    } else {
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    }
+  }
+  if (shown < text.size()) out += "...";
+  out += "'";
+  return out;
+}
 
 }  // namespace kildall::ir

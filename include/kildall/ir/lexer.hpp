@@ -115,7 +115,7 @@ class Lexer {
         return finish(TokenKind::minus);
       case '%':
       case '^':
-        if (cur_ == end_ || !is_suffix_char(*cur_)) fail(token.loc, std::string("expected a name after '") + c + "'");
+        if (cur_ == end_ || !is_suffix_char(*cur_)) fail(token.loc, "expected a name after " + quote_source(std::string_view(&c, 1)));
         if (is_digit(*cur_)) {
           // MLIR's suffix-id: all digits, or a letter/punctuation followed by anything.
           while (cur_ != end_ && is_digit(*cur_)) ++cur_;
@@ -128,7 +128,7 @@ class Lexer {
       case '@':
       case '!':
         if (cur_ == end_ || !is_identifier_start(*cur_))
-          fail(token.loc, std::string("expected an identifier after '") + c + "'");
+          fail(token.loc, "expected an identifier after " + quote_source(std::string_view(&c, 1)));
         while (cur_ != end_ && is_identifier_char(*cur_)) ++cur_;
         return finish(c == '@' ? TokenKind::at_identifier : TokenKind::bang_identifier);
       case '"':
@@ -154,7 +154,7 @@ class Lexer {
       while (cur_ != end_ && is_identifier_char(*cur_)) ++cur_;
       return finish(TokenKind::bare_identifier);
     }
-    fail(token.loc, std::string("unexpected character '") + c + "'");
+    fail(token.loc, "unexpected character " + quote_source(std::string_view(&c, 1)));
   }
 
   /// Throws `IrError` with `message` at `loc` in this lexer's file.

@@ -104,7 +104,7 @@ class OpAsmParser {
         module.functions.emplace_back();
         parse_function(module.functions.back());
         if (!seen.emplace(module.functions.back().name, module.functions.back().loc).second)
-          error(module.functions.back().loc, "redefinition of symbol '@" + module.functions.back().name + "'");
+          error(module.functions.back().loc, "redefinition of symbol " + quote_source("@" + module.functions.back().name));
       } else {
         error(token_.loc, "expected 'func.func'" + std::string(wrapped ? " or '}'" : "") + ", found " +
                               quote(token_));
@@ -182,7 +182,7 @@ class OpAsmParser {
         consume();
         return *type;
       }
-      error(t.loc, "unknown type '" + std::string(t.text) + "'");
+      error(t.loc, "unknown type " + quote_source(t.text));
     } else if (t.kind == TokenKind::integer) {
       error(t.loc, "expected a type, found " + quote(t));
     }
@@ -241,7 +241,7 @@ class OpAsmParser {
   /// `'text'` of a token, or "end of file".
   [[nodiscard]] static std::string quote(const Token& t) {
     if (t.kind == TokenKind::eof) return "end of file";
-    return "'" + std::string(t.text) + "'";
+    return quote_source(t.text);
   }
 
  private:
@@ -290,18 +290,18 @@ class OpAsmParser {
     }
     const Type prior = (slot & placeholder_bit) ? placeholders_[slot & ~placeholder_bit].type : fn_->values[slot - 1].type;
     if (prior != type)
-      error(operand.loc, "use of value '" + std::string(operand.name) + "' expects different type than prior uses: '" +
+      error(operand.loc, "use of value " + quote_source(operand.name) + " expects different type than prior uses: '" +
                              registry_->type_name(type) + "' vs '" + registry_->type_name(prior) + "'");
     return (slot & placeholder_bit) ? slot : slot - 1;
   }
 
   void define_value(std::string_view name, SourceLoc loc, ValueId value) {
     std::uint32_t& slot = *lookup_slot(name, true);
-    if (slot != 0 && !(slot & placeholder_bit)) error(loc, "redefinition of SSA value '" + std::string(name) + "'");
+    if (slot != 0 && !(slot & placeholder_bit)) error(loc, "redefinition of SSA value " + quote_source(name));
     if (slot & placeholder_bit) {
       Placeholder& p = placeholders_[slot & ~placeholder_bit];
       if (p.type != fn_->values[value].type)
-        error(loc, "definition of SSA value '" + std::string(name) + "' has type '" +
+        error(loc, "definition of SSA value " + quote_source(name) + " has type '" +
                        registry_->type_name(fn_->values[value].type) + "' but prior uses expect '" +
                        registry_->type_name(p.type) + "'");
       p.resolved = value;
@@ -424,7 +424,7 @@ class OpAsmParser {
   BlockId parse_block_header(const Token& label) {
     const BlockId block = block_for(label.text, label.loc);
     BlockRef& ref = block_refs_[block];
-    if (ref.defined) error(label.loc, "redefinition of block '" + std::string(label.text) + "'");
+    if (ref.defined) error(label.loc, "redefinition of block " + quote_source(label.text));
     ref.defined = true;
     layout_.push_back(block);
     BlockData& data = fn_->blocks[block];
@@ -461,7 +461,7 @@ class OpAsmParser {
     const Token name = expect(TokenKind::bare_identifier, "an operation name");
     op_loc_ = name.loc;
     const auto code = registry_->find_op(name.text);
-    if (!code) error(name.loc, "unknown operation '" + std::string(name.text) + "'");
+    if (!code) error(name.loc, "unknown operation " + quote_source(name.text));
     const OpDefinition& def = registry_->op(*code);
     state_.clear();
     parse_body(*code, def);
@@ -507,11 +507,11 @@ class OpAsmParser {
     Function& fn = *fn_;
     // Undefined values: report the first one used.
     for (const Placeholder& p : placeholders_)
-      if (p.resolved == no_index) error(p.first_use, "use of undefined value '" + std::string(p.name) + "'");
+      if (p.resolved == no_index) error(p.first_use, "use of undefined value " + quote_source(p.name));
     for (const std::uint32_t slot : forward_slots_) fn.operands[slot] = placeholders_[fn.operands[slot] & ~placeholder_bit].resolved;
     // Undefined blocks.
     for (const BlockRef& ref : block_refs_)
-      if (!ref.defined) error(ref.first_ref, "reference to an undefined block '" + std::string(ref.name) + "'");
+      if (!ref.defined) error(ref.first_ref, "reference to an undefined block " + quote_source(ref.name));
     (void)end_loc;
     // Renumber blocks into layout order.
     bool identity = true;
@@ -592,7 +592,7 @@ class OpAsmParser {
       case OpFormat::compare: {
         const Token p = expect(TokenKind::bare_identifier, "a comparison predicate");
         const auto predicate = parse_predicate(p.text);
-        if (!predicate) error(p.loc, "unknown comparison predicate '" + std::string(p.text) + "'");
+        if (!predicate) error(p.loc, "unknown comparison predicate " + quote_source(p.text));
         s.imm = static_cast<std::uint64_t>(*predicate);
         expect(TokenKind::comma, "','");
         const auto refs = parse_operands_of(def, 2);

@@ -6,7 +6,8 @@
 /// into an unconditional branch. New ops and values are appended to the
 /// function's vectors and linked into the block's op list, so existing ids
 /// stay valid. Views (`CfgView`, `DefUseView`) taken before a rewrite must be
-/// rebuilt after it. Use replacement scans the flat operand array: O(operands).
+/// rebuilt after it. Use replacement scans the flat operand array: O(operands)
+/// per call, so many replacements go through the batched `replace_all_uses(span)`.
 
 #include <cstdint>
 #include <span>
@@ -151,6 +152,33 @@ class Rewriter {
         }
     }
     return count;
+  }
+
+  /// Batched replacement, one pass over the operands: every use of a value `v` by a live op
+  /// becomes `replacement[v]` unless that is `no_index` (values past the span's end are kept).
+  /// Use this instead of one `replace_all_uses` per value when replacing many values.
+  std::size_t replace_all_uses(std::span<const ValueId> replacement) {
+    Function& fn = *fn_;
+    std::size_t count = 0;
+    for (OpId op = 0; op < fn.ops.size(); ++op) {
+      if (fn.ops[op].erased) continue;
+      for (ValueId& v : fn.operands_of(op))
+        if (v < replacement.size() && replacement[v] != no_index) {
+          v = replacement[v];
+          ++count;
+        }
+    }
+    return count;
+  }
+
+  /// Number of uses of each value by live ops, indexed by `ValueId` (one pass over the operands).
+  [[nodiscard]] std::vector<std::uint32_t> use_counts() const {
+    std::vector<std::uint32_t> counts(fn_->values.size(), 0);
+    for (OpId op = 0; op < fn_->ops.size(); ++op) {
+      if (fn_->ops[op].erased) continue;
+      for (const ValueId v : fn_->operands_of(op)) ++counts[v];
+    }
+    return counts;
   }
 
   /// Number of uses of `value` by live ops.

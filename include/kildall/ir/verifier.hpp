@@ -101,7 +101,7 @@ inline void verify_function(const Module& module, const Function& fn,
     } else if (is(o.code, BuiltinOp::call)) {
       const auto callee_name = fn.arena_string(o.imm, o.aux);
       const auto it = functions.find(callee_name);
-      if (it == functions.end()) op_fail(op, "calls undefined function '@" + std::string(callee_name) + "'");
+      if (it == functions.end()) op_fail(op, "calls undefined function " + quote_source("@" + std::string(callee_name)));
       const Function& callee = module.functions[it->second];
       if (operands.size() != callee.argument_types.size())
         op_fail(op, "passes " + std::to_string(operands.size()) + " operand(s), but '@" + callee.name + "' takes " +

@@ -89,6 +89,7 @@ __extension__ typedef __int128 i128;           // exact sums and 64x64-bit produ
 __extension__ typedef unsigned __int128 u128;  //
 
 class Accumulator;
+struct Arcs;
 
 }  // namespace detail::interval
 
@@ -341,6 +342,7 @@ class Interval {
 
  private:
   friend class detail::interval::Accumulator;  // builds canonical values from part hulls
+  friend struct detail::interval::Arcs;        // builds canonical values from arcs
   struct Raw {};
 
   // The empty set of `width` bits (the inverted limits).
@@ -532,6 +534,79 @@ class Accumulator {
   unsigned width_;
   std::uint64_t half_;
   Hull nonneg_, neg_;
+};
+
+}  // namespace detail::interval
+
+namespace detail::interval {
+
+/// Fast exact conversions between an `Interval` and one arc of the circle of
+/// `width`-bit patterns, { (start + i) mod 2^w : 0 <= i <= length }. Most
+/// intervals are one arc (a single part, a run around 0 read signed, or a run
+/// around 2^(w-1) read unsigned), and exact arithmetic on arcs (add, sub) is
+/// a couple of integer operations, with no per-part loop.
+struct Arcs {
+  /// An arc: `length + 1` consecutive patterns from `start` (both < 2^w).
+  struct Arc {
+    std::uint64_t start;   ///< first pattern
+    std::uint64_t length;  ///< patterns after the first
+  };
+
+  /// Whether the non-empty `x` is one arc; if so stores it in `out`. The
+  /// only intervals that are not are those with both parts and a gap both
+  /// below 0 and below 2^(w-1).
+  [[nodiscard, gnu::always_inline]] static bool of(const Interval& x, Arc& out) noexcept {
+    const unsigned w = x.width_;
+    if (x.smin_ >= 0 || x.smax_ < 0 || (x.smin_ == signed_min(w) && x.smax_ == signed_max(w))) {
+      out = {x.umin_, x.umax_ - x.umin_};  // one unsigned run
+      return true;
+    }
+    if (x.umin_ == 0 && x.umax_ == mask(w)) {  // one signed run through 0
+      const std::uint64_t start = to_bits(w, x.smin_);
+      out = {start, (static_cast<std::uint64_t>(x.smax_) - start) & mask(w)};
+      return true;
+    }
+    return false;
+  }
+
+  /// The least interval containing the arc of `length + 1` patterns from
+  /// `start` (< 2^w); `length` may be anything (>= 2^w - 1 is every pattern).
+  [[nodiscard]] static Interval interval(unsigned width, std::uint64_t start, std::uint64_t length) noexcept {
+    const std::uint64_t m = mask(width), h = half(width);
+    if (length >= m) return Interval(width, 0, m, signed_min(width), signed_max(width));
+    if (length <= m - start) {  // no wrap past 2^w - 1
+      const std::uint64_t end = start + length;
+      if (start >= h || end < h) return Interval(width, start, end, to_signed(width, start), to_signed(width, end));
+      return Interval(width, start, end, signed_min(width), signed_max(width));  // crosses 2^(w-1)
+    }
+    const std::uint64_t end = start + length - m - 1;  // (start + length) - 2^w, modulo 2^64
+    if (start >= h && end < h) {  // a signed run through 0
+      return Interval(width, 0, m, to_signed(width, start), static_cast<std::int64_t>(end));
+    }
+    return Interval(width, 0, m, signed_min(width), signed_max(width));  // wraps and crosses 2^(w-1)
+  }
+
+  /// The single value `bits` (< 2^w).
+  [[nodiscard]] static Interval constant(unsigned width, std::uint64_t bits) noexcept {
+    const std::int64_t s = to_signed(width, bits);
+    return Interval(width, bits, bits, s, s);
+  }
+
+  /// The non-negative run [lo, hi] (lo <= hi < 2^(w-1)).
+  [[nodiscard]] static Interval nonnegative_run(unsigned width, std::uint64_t lo, std::uint64_t hi) noexcept {
+    return Interval(width, lo, hi, static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
+  }
+
+  /// The hull of the multiples of 2^k (k < w): every part from its first to
+  /// its last multiple.
+  [[nodiscard]] static Interval multiples(unsigned width, unsigned k) noexcept {
+    const std::uint64_t align = ~((std::uint64_t{1} << k) - 1);
+    return Interval(width, 0, mask(width) & align, signed_min(width),
+                    static_cast<std::int64_t>((half(width) - 1) & align));
+  }
+
+  /// The empty set of `width` bits.
+  [[nodiscard]] static Interval empty(unsigned width) noexcept { return Interval(Interval::Raw{}, width); }
 };
 
 }  // namespace detail::interval

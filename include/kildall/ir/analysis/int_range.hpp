@@ -197,17 +197,19 @@ inline std::size_t apply_int_range_optimizations(Function& fn, const IntRangeAna
   std::size_t folded = 0;
   Rewriter rewriter(fn);
   const std::size_t op_count = fn.ops.size();
+  std::vector<ValueId> replacement_of(fn.values.size(), no_index);  // applied in one pass at the end
   for (OpId op = 0; op < op_count; ++op) {
     const OpData o = fn.ops[op];
     if (o.erased || !is(o.code, BuiltinOp::cmpi) || !analysis.executable(o.block)) continue;
     const Interval* range = analysis.lookup(o.result_begin);
     if (!range || !range->is_constant()) continue;
     const ValueId replacement = rewriter.constant_before(op, Type::i1(), *range->unsigned_constant());
-    (void)rewriter.replace_all_uses(o.result_begin, replacement);
+    replacement_of[o.result_begin] = replacement;
     rewriter.transfer_name(o.result_begin, replacement);
     rewriter.erase(op);
     ++folded;
   }
+  (void)rewriter.replace_all_uses(replacement_of);
   return folded;
 }
 

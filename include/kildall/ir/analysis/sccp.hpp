@@ -169,6 +169,10 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
       ++stats.branches_folded;
     }
   }
+  // Replacements are collected and applied in one pass over the operands at the end (one
+  // `replace_all_uses` per value would make the rewrite quadratic in the function's size).
+  const std::vector<std::uint32_t> uses = rewriter.use_counts();
+  std::vector<ValueId> replacement_of(fn.values.size(), no_index);
   // Block arguments.
   for (BlockId b = 0; b < block_count; ++b) {
     if (!analysis.executable(b)) continue;
@@ -176,9 +180,9 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
       const ValueId arg = fn.argument(b, i);
       const auto c = analysis.constant(arg);
       if (!c || !fn.values[arg].type.is_integer_like()) continue;
-      if (rewriter.use_count(arg) == 0) continue;
+      if (uses[arg] == 0) continue;
       const ValueId replacement = rewriter.constant_at_start(b, fn.values[arg].type, *c);
-      (void)rewriter.replace_all_uses(arg, replacement);
+      replacement_of[arg] = replacement;
       rewriter.set_name(replacement, rewriter.constant_name(fn.values[arg].type, *c));
       ++stats.values_replaced;
     }
@@ -197,7 +201,7 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
         continue;
       }
       const ValueId replacement = rewriter.constant_before(op, fn.values[v].type, *c);
-      (void)rewriter.replace_all_uses(v, replacement);
+      replacement_of[v] = replacement;
       ++stats.values_replaced;
       if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) {
         rewriter.transfer_name(v, replacement);
@@ -210,6 +214,7 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
       ++stats.ops_erased;
     }
   }
+  (void)rewriter.replace_all_uses(replacement_of);
   return stats;
 }
 

@@ -1,0 +1,135 @@
+// Solver-only cost of kildall's SCCP and integer-range analyses on the
+// programs of benchmarks/compare_mlir.sh (benchmarks/mlir_program_generator.hpp,
+// seed 1), per shape and size: parsing is done once, outside the timed loop;
+// every iteration runs the analysis of every function of the module (building
+// the def-use and CFG views included, as a pass would). Counters:
+//   time_per_op         CPU time per op of the input (terminators included)
+//   alloc_B_per_op      heap bytes allocated by one iteration, per op
+//   peak_B_per_fn_op    peak extra heap of one iteration (one function's analysis
+//                       alive at a time) per op of the largest function
+//   visits_per_op       transfer applications per op (fixpoint rounds)
+// The figure to put next to MLIR's SCCP / int-range pass rows of
+// `mlir-opt-16 --mlir-timing` on the same file.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <kildall/ir.hpp>
+#include <kildall/ir/analysis/int_range.hpp>
+#include <kildall/ir/analysis/sccp.hpp>
+
+#include "mlir_program_generator.hpp"
+
+// Heap accounting: live and peak bytes of this process (the size is stored in
+// front of each block, so the counts need no allocator support).
+namespace {
+std::size_t live_bytes = 0;
+std::size_t peak_bytes = 0;
+std::size_t allocated_bytes = 0;
+constexpr std::size_t header = 16;
+
+void* counted_alloc(std::size_t size) {
+  void* raw = std::malloc(size + header);
+  if (!raw) throw std::bad_alloc();
+  *static_cast<std::size_t*>(raw) = size;
+  live_bytes += size;
+  allocated_bytes += size;
+  if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+  return static_cast<char*>(raw) + header;
+}
+
+void counted_free(void* p) noexcept {
+  if (!p) return;
+  char* raw = static_cast<char*>(p) - header;
+  live_bytes -= *reinterpret_cast<std::size_t*>(raw);
+  std::free(raw);
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_alloc(size); }
+void* operator new[](std::size_t size) { return counted_alloc(size); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+
+namespace {
+
+using namespace kildall::ir;
+using kildall::bench::ProgramShape;
+
+/// The parsed module of one shape and size (parsed once per process).
+const Module& program(ProgramShape shape, std::size_t ops) {
+  static const OpRegistry registry;
+  static std::map<std::pair<int, std::size_t>, Module> modules;
+  const auto key = std::pair{static_cast<int>(shape), ops};
+  auto it = modules.find(key);
+  if (it == modules.end()) {
+    const std::string text = kildall::bench::generate_mlir_program(shape, ops, 1);
+    it = modules.emplace(key, parse_and_verify(text, registry, "generated.mlir")).first;
+  }
+  return it->second;
+}
+
+template <class Analysis>
+void run(benchmark::State& state, ProgramShape shape) {
+  const auto ops = static_cast<std::size_t>(state.range(0));
+  const Module& module = program(shape, ops);
+  std::size_t visits = 0;
+  std::size_t peak = 0;
+  std::size_t allocated = 0;
+  std::size_t largest_function = 0;
+  for (const Function& fn : module.functions) largest_function = std::max(largest_function, fn.ops.size());
+  for (auto _ : state) {
+    const std::size_t base = live_bytes;
+    const std::size_t allocated_before = allocated_bytes;
+    peak_bytes = live_bytes;
+    visits = 0;
+    for (const Function& fn : module.functions) {
+      if constexpr (std::is_same_v<Analysis, SccpAnalysis>) {
+        const SccpAnalysis analysis(fn, *module.registry);
+        visits += analysis.result().statistics().visits;
+      } else {
+        const IntRangeAnalysis analysis(fn);
+        visits += analysis.result().statistics().visits;
+      }
+    }
+    peak = peak_bytes - base;
+    allocated = allocated_bytes - allocated_before;
+  }
+  const double n = static_cast<double>(ops);
+  state.counters["time_per_op"] =
+      benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["alloc_B_per_op"] = static_cast<double>(allocated) / n;
+  state.counters["peak_B_per_fn_op"] = static_cast<double>(peak) / static_cast<double>(largest_function);
+  state.counters["visits_per_op"] = static_cast<double>(visits) / n;
+}
+
+void BM_Sccp_Dag(benchmark::State& s) { run<SccpAnalysis>(s, ProgramShape::dag); }
+void BM_Sccp_Cfg(benchmark::State& s) { run<SccpAnalysis>(s, ProgramShape::cfg); }
+void BM_Sccp_Const(benchmark::State& s) { run<SccpAnalysis>(s, ProgramShape::constant_heavy); }
+void BM_IntRange_Dag(benchmark::State& s) { run<IntRangeAnalysis>(s, ProgramShape::dag); }
+void BM_IntRange_Cfg(benchmark::State& s) { run<IntRangeAnalysis>(s, ProgramShape::cfg); }
+void BM_IntRange_Const(benchmark::State& s) { run<IntRangeAnalysis>(s, ProgramShape::constant_heavy); }
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_Sccp_Dag)->Apply(sizes);
+BENCHMARK(BM_Sccp_Cfg)->Apply(sizes);
+BENCHMARK(BM_Sccp_Const)->Apply(sizes);
+BENCHMARK(BM_IntRange_Dag)->Apply(sizes);
+BENCHMARK(BM_IntRange_Cfg)->Apply(sizes);
+BENCHMARK(BM_IntRange_Const)->Apply(sizes);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,4 @@
+func.func @f(%a: i32) -> i32 {
+  cf.br ^bb1
+^bb1:
+}

@@ -1,0 +1,4 @@
+func.func @f() -> i32 {
+  %c = arith.constant true : i32
+  return %c : i32
+}

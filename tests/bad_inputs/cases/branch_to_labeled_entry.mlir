@@ -1,0 +1,6 @@
+func.func @f(%a: i32) -> i32 {
+^entry:
+  cf.br ^bb1
+^bb1:
+  cf.br ^entry
+}

@@ -1,0 +1,4 @@
+func.func @f(%a: i32) -> i32 {
+  %p = arith.cmpi slt, %a, %a : i32
+  return %p : i32
+}

@@ -1,0 +1,4 @@
+func.func @f() -> i32 {
+  %c = arith.constant 1 : f32
+  return %c : i32
+}

@@ -1,0 +1,3 @@
+func.func @f(%a: i65) -> i65 {
+  return %a : i65
+}

@@ -1,0 +1,6 @@
+func.func @f() {
+  func.func @g() {
+    return
+  }
+  return
+}

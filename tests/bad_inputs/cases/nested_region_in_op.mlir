@@ -1,0 +1,6 @@
+func.func @f(%a: i32) -> i32 {
+  %x = arith.addi %a, %a : i32 {
+    return %a : i32
+  }
+  return %x : i32
+}

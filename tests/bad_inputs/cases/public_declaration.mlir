@@ -1,0 +1,1 @@
+func.func @g(i32) -> i32

@@ -1,0 +1,6 @@
+func.func @f() {
+  return
+}
+func.func @f() {
+  return
+}

@@ -1,0 +1,2 @@
+func.func @f(%a: i32) -> i32 {
+  %c = arith.constant 12

@@ -1,0 +1,5 @@
+module @"unterminated {
+  func.func @f() {
+    return
+  }
+}
