@@ -45,6 +45,7 @@
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
+#include <kildall/solver/detail/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
 #include <kildall/solver/observer.hpp>
 #include <kildall/solver/options.hpp>
@@ -155,10 +156,10 @@ class DenseResult {
   const G* graph_ = nullptr;
   Direction direction_ = Direction::forward;
   std::vector<vertex_type> roots_;
-  std::vector<L> in_;
-  std::vector<L> out_;
+  std::vector<L, detail::LargeArrayAllocator<L>> in_;
+  std::vector<L, detail::LargeArrayAllocator<L>> out_;
   std::vector<bool> reached_;
-  std::vector<std::uint32_t> visits_;
+  std::vector<std::uint32_t, detail::LargeArrayAllocator<std::uint32_t>> visits_;
   SolveOutcome<vertex_type> outcome_;
   SolveStatistics stats_;
 };

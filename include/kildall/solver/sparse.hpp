@@ -46,6 +46,7 @@
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
+#include <kildall/solver/detail/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
 #include <kildall/solver/observer.hpp>
 #include <kildall/solver/options.hpp>
@@ -254,10 +255,10 @@ class SparseResult {
   const Values* values_ = nullptr;
   const Cfg* cfg_ = nullptr;
   std::vector<typename detail::BlockOf<Cfg>::type> entries_;
-  std::vector<L> states_;
+  std::vector<L, detail::LargeArrayAllocator<L>> states_;
   std::vector<bool> initialized_;
   std::vector<bool> executable_;
-  std::vector<std::uint32_t> visits_;
+  std::vector<std::uint32_t, detail::LargeArrayAllocator<std::uint32_t>> visits_;
   SolveOutcome<value_type> outcome_;
   SolveStatistics stats_;
 };

@@ -12,6 +12,7 @@
 
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/wto.hpp>
+#include <kildall/solver/detail/large_array_allocator.hpp>
 #include <kildall/solver/options.hpp>
 
 namespace kildall::detail {
@@ -23,8 +24,8 @@ inline constexpr std::uint32_t no_position = std::numeric_limits<std::uint32_t>:
 /// positions are widening points.
 template <class Vertex>
 struct IterationPlan {
-  std::vector<Vertex> order;            // by position
-  std::vector<std::uint32_t> position;  // by vertex index; no_position when unordered
+  std::vector<Vertex, LargeArrayAllocator<Vertex>> order;                // by position
+  std::vector<std::uint32_t, LargeArrayAllocator<std::uint32_t>> position;  // by vertex index; no_position when unordered
   std::vector<bool> widening_point;     // by position
 
   [[nodiscard]] std::size_t bytes() const noexcept {
@@ -43,7 +44,7 @@ template <ForwardAnalysisGraph G, class Roots>
   const std::size_t n = vertex_count(g);
   if (how == IterationOrder::weak_topological_order) {
     auto wto = weak_topological_order(g, roots);
-    plan.order = wto.order();
+    plan.order.assign(wto.order().begin(), wto.order().end());
     plan.order.shrink_to_fit();
     plan.widening_point.assign(plan.order.size(), false);
     for (std::size_t p = 0; p < plan.order.size(); ++p) plan.widening_point[p] = wto.is_head_at(p);
