@@ -3,7 +3,7 @@
 # everything is already installed). Runs apt as root, or through sudo.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 pkgconf
+packages=(cmake ninja-build g++ python3 pkgconf ccache
           libboost-graph-dev libeigen3-dev libglpk-dev glpk-utils
           doctest-dev libbenchmark-dev)
 # Optional peers (MLIR) are installed only on request: KILDALL_WITH_MLIR=1.
