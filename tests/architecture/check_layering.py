@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Enforces the dependency rules of docs/architecture.md on the include graph.
+
+Scans every header under include/kildall/ for #include lines and checks:
+  1. graph/ and lattice/ include nothing else of kildall but themselves
+     (graphs and lattices know nothing of each other or of solvers);
+  2. solver/ includes only graph/, lattice/ and solver/ (no IR, no MILP);
+  3. lp/ includes only lp/ (the MILP builder stands alone);
+  4. only lp/glpk.hpp includes <glpk.h>, only lp/eigen.hpp includes Eigen, and
+     no header outside lp/ and noisy/ reaches lp/glpk.hpp (GLPK is GPL);
+  5. ir/ includes no noisy/ and no lp/ (dialects plug into the IR from
+     outside), and of noisy/ only the IR adapters include ir/;
+  6. the core umbrella kildall.hpp includes only graph/, lattice/, solver/ and
+     version.hpp; lp.hpp only lp/ (so not the GPL backend).
+Violations are printed as `path:line: rule: the include` and make the exit
+status 1. `--self-test` runs the checker on a synthetic tree with one
+violation of each rule (and two conforming headers) and fails unless
+exactly the violations are caught.
+
+Usage: check_layering.py <project-root> | --self-test
+"""
+import pathlib
+import re
+import sys
+import tempfile
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+
+# part -> the kildall parts it may include (None: anything)
+ALLOWED = {
+    "graph": {"graph"},
+    "lattice": {"lattice"},
+    "solver": {"graph", "lattice", "solver"},
+    "lp": {"lp"},
+    "ir": {"graph", "lattice", "solver", "ir", "version.hpp"},
+    "noisy": {"graph", "lattice", "solver", "lp", "ir", "noisy", "kildall.hpp", "lp.hpp", "ir.hpp"},
+    "kildall.hpp": {"graph", "lattice", "solver", "version.hpp"},
+    "lp.hpp": {"lp"},
+    "ir.hpp": {"ir"},
+    "noisy.hpp": {"noisy"},
+}
+
+# noisy/ headers that adapt the reference IR; every other noisy/ header is
+# generic over any graph and may not include ir/.
+NOISY_IR_ADAPTERS = {"noisy/ir_dialect.hpp", "noisy/kildall_opt_plugin.hpp"}
+
+
+def part_of_include(name):
+    """The kildall part an include names (`kildall/solver/x.hpp` -> solver), or None."""
+    if not name.startswith("kildall/"):
+        return None
+    rest = name[len("kildall/"):]
+    return rest.split("/", 1)[0]
+
+
+def check(include_root):
+    violations = []
+    kildall = include_root / "kildall"
+    for path in sorted(kildall.rglob("*.hpp")):
+        rel = path.relative_to(kildall)
+        part = rel.parts[0]
+        allowed = ALLOWED.get(part)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            name = m.group(1)
+            where = f"include/kildall/{rel.as_posix()}:{number}"
+            target = part_of_include(name)
+            if allowed is not None and target is not None and target not in allowed:
+                violations.append(f"{where}: {part} may not include {target}: #include <{name}>")
+            if part == "noisy" and target == "ir" and rel.as_posix() not in NOISY_IR_ADAPTERS:
+                violations.append(f"{where}: the generic noisy model may not include ir "
+                                  f"(only {', '.join(sorted(NOISY_IR_ADAPTERS))}): #include <{name}>")
+            if name in ("glpk.h",) and rel.as_posix() != "lp/glpk.hpp":
+                violations.append(f"{where}: only lp/glpk.hpp may include GLPK: #include <{name}>")
+            if name.startswith("Eigen/") and rel.as_posix() != "lp/eigen.hpp":
+                violations.append(f"{where}: only lp/eigen.hpp may include Eigen: #include <{name}>")
+            if name == "kildall/lp/glpk.hpp" and part not in ("lp", "noisy"):
+                violations.append(f"{where}: GPL backend reached from {part}: #include <{name}>")
+    return violations
+
+
+def self_test():
+    bad = {
+        "graph/a.hpp": "#include <kildall/lattice/flat.hpp>\n",
+        "lattice/b.hpp": "#include <kildall/graph/concepts.hpp>\n",
+        "solver/c.hpp": "#include <kildall/ir/module.hpp>\n",
+        "lp/d.hpp": "#include <kildall/solver/sparse.hpp>\n",
+        "lp/e.hpp": "#include <glpk.h>\n",
+        "lp/f.hpp": "#include <Eigen/Dense>\n",
+        "ir/g.hpp": "#include <kildall/noisy/noise_model.hpp>\n",
+        "kildall.hpp": "#include <kildall/lp/model.hpp>\n",
+        "lp.hpp": "#include <kildall/lp/glpk.hpp>\n",
+        "noisy/h.hpp": "#include <kildall/ir/module.hpp>\n",
+        "noisy/ir_dialect.hpp": "#include <kildall/ir/module.hpp>\n#include <kildall/lp/glpk.hpp>\n",
+        "solver/ok.hpp": "#include <kildall/graph/concepts.hpp>\n#include <vector>\n",
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        root = pathlib.Path(tmp)
+        for rel, text in bad.items():
+            path = root / "kildall" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        found = check(root)
+    caught = {v.split(":", 1)[0] for v in found}
+    expected = {f"include/kildall/{rel}" for rel in bad if not rel.endswith(("ok.hpp", "ir_dialect.hpp"))}
+    for v in found:
+        print("caught:", v)
+    if caught != expected:
+        print("self-test FAILED: expected violations in", sorted(expected), "caught", sorted(caught))
+        return 1
+    print(f"self-test: all {len(expected)} planted violations caught, the conforming header passed")
+    return 0
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
+        return self_test()
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    violations = check(root / "include")
+    for v in violations:
+        print(v)
+    headers = len(list((root / "include" / "kildall").rglob("*.hpp")))
+    print(f"{headers} headers checked, {len(violations)} dependency-rule violations")
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
