@@ -8,7 +8,7 @@ packages=(cmake ninja-build g++ python3 pkgconf ccache
           doctest-dev libbenchmark-dev)
 # Optional peers (MLIR) are installed only on request: KILDALL_WITH_MLIR=1.
 if [[ "${KILDALL_WITH_MLIR:-0}" == 1 ]]; then
-  packages+=(mlir-16-tools libmlir-16-dev)
+  packages+=(mlir-16-tools libmlir-16-dev llvm-16-dev)
 fi
 
 missing=()
