@@ -158,12 +158,31 @@ def classify(line, ops, kildall, mlir_only_lines, block_args, defs):
         for i, a in enumerate(args):
             d = defs.get((func, a))
             if d and d[0] in ("arith.addi", "arith.subi") and args[1 - i] in d[1]:
-                return "addi/subi reassociation, e.g. (a + b) - b = a (MLIR folder)"
+                return ("addi/subi reassociation, e.g. (a + b) - b = a (MLIR folder; where kildall disagrees, `a` is"
+                        " loop-carried and MLIR 16 keeps a stale state, see docs/performance.md)")
     if any((func, a) in mlir_only_lines for a in args):
         return "uses a value only MLIR proved constant"
     if any((func, a) in block_args for a in args):
         return "uses a block argument (not visible in MLIR's output)"
     return "other"
+
+
+def classify_kildall_only(line, ops, kildall, kildall_only_names, block_args, defs):
+    func, name, op, operands = ops[line]
+    args = [a.strip() for a in operands.split(",")]
+    if op in ("arith.muli", "arith.andi") and any(kildall.get((func, a)) == "0" for a in args):
+        return ("kildall only: x * 0 with the 0 on the left or known only to SCCP (MLIR 16's folder matches"
+                " an arith.constant op on the right)")
+    if op in ("arith.addi", "arith.subi") and len(args) == 2:
+        for i, a in enumerate(args):
+            d = defs.get((func, a))
+            if d and d[0] in ("arith.addi", "arith.subi") and args[1 - i] in d[1]:
+                return "kildall only: add/sub identity in an operand order MLIR 16's folders do not match, e.g. (b + a) - b"
+    if any((func, a) in kildall_only_names for a in args):
+        return "kildall only: uses a value only kildall proved constant"
+    if any((func, a) in block_args for a in args):
+        return "kildall only: uses a block argument (MLIR left it overdefined)"
+    return "kildall only: " + op
 
 
 def facts(work, shapes_sizes):
@@ -196,8 +215,10 @@ def facts(work, shapes_sizes):
         for l in sorted(m_const - k_const):
             reasons[classify(l, ops, kildall, mlir_only_names, block_args, defs)] += 1
             mlir_only_names.add((ops[l][0], ops[l][1]))
+        kildall_only_names = set()
         for l in sorted(k_const - m_const):
-            reasons["kildall only: " + ops[l][2]] += 1
+            reasons[classify_kildall_only(l, ops, kildall, kildall_only_names, block_args, defs)] += 1
+            kildall_only_names.add((ops[l][0], ops[l][1]))
         kd, md = dead_blocks(base + ".kildall.sccp.mlir"), dead_blocks(base + ".mlir.sccp.mlir")
         cmpi = [l for l in arith_lines if ops[l][2] == "arith.cmpi"]
         k_range_out = open(base + ".kildall.range.mlir").read()

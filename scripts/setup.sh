@@ -10,6 +10,11 @@ packages=(cmake ninja-build g++ python3 pkgconf ccache
 if [[ "${KILDALL_WITH_MLIR:-0}" == 1 ]]; then
   packages+=(mlir-16-tools libmlir-16-dev llvm-16-dev)
 fi
+# The libFuzzer build (scripts/fuzz.sh) needs clang 16 and its runtime:
+# clang 14 cannot compile libstdc++ 12's <ranges>.
+if [[ "${KILDALL_WITH_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang-16 libclang-rt-16-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

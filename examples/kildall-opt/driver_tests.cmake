@@ -18,6 +18,10 @@ kildall_opt_test(kildall_opt_debug_analysis ARGS --dump-analysis=int-range --deb
                  -o @WORK@/dump.txt EXPECT_EXIT 0 EXPECT_STDERR expected/article.debug.txt)
 kildall_opt_test(kildall_opt_dot ARGS --dot --dump-analysis=int-range @EXAMPLES@/ranges.mlir EXPECT_EXIT 0
                  EXPECT_STDOUT expected/ranges.dot)
+kildall_opt_test(kildall_opt_dot_values ARGS --dot=values --dump-analysis=int-range @EXAMPLES@/ranges.mlir
+                 EXPECT_EXIT 0 EXPECT_STDOUT expected/ranges.values.dot)
+kildall_opt_test(kildall_opt_dot_unknown_graph ARGS --dot=cfgs @EXAMPLES@/ranges.mlir EXPECT_EXIT 1
+                 STDERR_REGEX "kildall-opt: error: unknown graph 'cfgs' for --dot= \\(expected: values\\)")
 kildall_opt_test(kildall_opt_timing ARGS --timing --sccp --int-range-optimizations @EXAMPLES@/constants.mlir
                  -o @WORK@/out.mlir EXPECT_EXIT 0 OUTPUT_FILE @WORK@/out.mlir
                  STDERR_REGEX "Total Execution Time: [0-9.]+ seconds.*\\(100\\.0%\\)  Total")

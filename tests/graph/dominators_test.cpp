@@ -139,3 +139,43 @@ TEST_CASE("dominators of a 1M-vertex chain and cycle") {
     CHECK_FALSE(tree.dominates(n - 1, n / 2));
   }
 }
+
+TEST_CASE("dominators of larger random graphs match Lengauer-Tarjan; the RPO is kildall's") {
+  std::mt19937 rng(77);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t n = 50 + rng() % 1500;
+    const EdgeList edges = kildall::test::random_edges(rng, n, n + rng() % (3 * n));
+    const std::size_t entry = rng() % n;
+    const BoostGraph g = kildall::test::make_boost_graph(n, edges);
+    const auto tree = kildall::dominator_tree(g, entry);
+    CHECK(idoms_of(tree, n, [](std::size_t v) { return v; }) == boost_idoms(g, entry));
+    CHECK(tree.reverse_postorder() == kildall::reverse_postorder(g, entry));
+  }
+}
+
+TEST_CASE("dominators of a deep chain whose blocks all branch to one shared exit (near-linear)") {
+  // 0 -> 1 -> ... -> n-2, and every chain vertex also -> n-1 (the exit): the iterative
+  // Cooper-Harvey-Kennedy algorithm intersects n paths of length O(n) here. Oracles: Boost's
+  // Lengauer-Tarjan on a small instance (its path compression recurses along the chain, so not
+  // on the large one), and the tree by construction (k's idom is k-1, the exit's is 0).
+  for (const std::size_t n : {std::size_t{3000}, std::size_t{300'000}}) {
+    for (bool exit_first : {false, true}) {
+      EdgeList edges;
+      for (std::size_t k = 0; k + 2 < n; ++k) {
+        if (exit_first) edges.push_back({k, n - 1});
+        edges.push_back({k, k + 1});
+        if (!exit_first) edges.push_back({k, n - 1});
+      }
+      edges.push_back({n - 2, n - 1});
+      const BoostGraph g = kildall::test::make_boost_graph(n, edges);
+      const auto tree = kildall::dominator_tree(g, std::size_t{0});
+      std::vector<std::size_t> expected(n, no_vertex);
+      for (std::size_t k = 1; k + 1 < n; ++k) expected[k] = k - 1;
+      expected[n - 1] = 0;
+      CHECK(idoms_of(tree, n, [](std::size_t v) { return v; }) == expected);
+      if (n <= 3000) CHECK(boost_idoms(g, 0) == expected);
+      CHECK(tree.depth(n - 2) == n - 2);
+      CHECK(tree.depth(n - 1) == 1);
+    }
+  }
+}

@@ -244,3 +244,21 @@ TEST_CASE("mutated inputs either parse and verify or fail with an IrError (fuzz,
   CHECK(accepted > 0);
   CHECK(rejected > 0);
 }
+
+TEST_CASE("huge numeric value names are looked up without a table of that size") {
+  // Found by fuzzing: one use of %999999999 used to size a dense table to 10^9 entries.
+  CHECK(error_of("func.func @f() -> i32 {\n  return %999999999 : i32\n}\n") ==
+        "t.mlir:2:10: error: use of undefined value '%999999999'");
+  CHECK(error_of("func.func @f() -> i32 {\n  %4294967295 = arith.constant 7 : i32\n  return %4294967295 : i32\n}\n") ==
+        "");
+  // Small and large numbers in one function resolve to their own definitions.
+  OpRegistry registry;
+  const Module m = parse_and_verify(
+      "func.func @f() -> i32 {\n  %0 = arith.constant 1 : i32\n  %123456789 = arith.addi %0, %0 : i32\n"
+      "  %1 = arith.addi %123456789, %0 : i32\n  return %1 : i32\n}\n",
+      registry, "t.mlir");
+  const Function& fn = m.functions.at(0);
+  REQUIRE(fn.values.size() == 3);
+  CHECK(fn.operands_of(2)[0] == fn.result(1));
+  CHECK(fn.operands_of(2)[1] == fn.result(0));
+}

@@ -25,6 +25,8 @@ struct ProgramShape {
   unsigned blocks = 5;               ///< Blocks, including the entry.
   unsigned ops_per_block = 5;        ///< Ops per block (before the terminator), at most.
   bool backward_branches = true;     ///< Allow branches to earlier blocks (loops).
+  bool identities = false;           ///< Also write the shapes algebraic identities decide
+                                     ///< (`x - x`, `x * 0`, `(a + b) - b`, `select(a == b, a, b)`, ...).
 };
 
 /// A random program `@f` as MLIR text. Every block after the entry may take
@@ -92,10 +94,77 @@ inline std::string random_program(std::uint64_t seed, const ProgramShape& shape)
       }
       return pool[pick(pool.size())];
     };
+    // A constant of width `w` with the given bits (low bits kept).
+    const auto constant_of = [&](unsigned width, std::uint64_t bits) {
+      const std::string name = "%k" + std::to_string(counter++);
+      const std::int64_t v = sign_extend(bits, width);
+      if (width == 1) out += "  " + name + " = arith.constant " + (v ? "true" : "false") + "\n";
+      else out += "  " + name + " = arith.constant " + std::to_string(v) + " : " + type(width) + "\n";
+      (b == 0 ? global : local).push_back({name, width});
+      return name;
+    };
+    // One op `name = arith.<op> x, y : T`.
+    const auto emit = [&](const std::string& name, const std::string& op, const std::string& x, const std::string& y,
+                          unsigned width) {
+      out += "  " + name + " = arith." + op + " " + x + ", " + y + " : " + type(width) + "\n";
+    };
     const unsigned ops = 1 + static_cast<unsigned>(pick(shape.ops_per_block));
     for (unsigned k = 0; k < ops; ++k) {
       const unsigned w = shape.widths[pick(shape.widths.size())];
       const std::string name = "%v" + std::to_string(counter++);
+      if (shape.identities && w > 1 && rng() % 2 == 0) {
+        const std::string x = value_of(w);
+        switch (pick(6)) {
+          case 0: emit(name, binary[pick(17)], x, x, w); break;  // x op x
+          case 1: {  // x op K / K op x with K in {0, 1, -1, INT_MAX, INT_MIN}
+            const std::uint64_t mask = width_mask(w);
+            const std::uint64_t specials[] = {0, 1, mask, mask >> 1, (mask >> 1) + 1};
+            const std::string c = constant_of(w, specials[pick(5)]);
+            if (rng() % 2) emit(name, binary[pick(17)], x, c, w);
+            else emit(name, binary[pick(17)], c, x, w);
+            break;
+          }
+          case 2: {  // (x + y) - y, (x + y) - x, (x - y) + y, y + (x - y)
+            const std::string y = value_of(w), t = "%t" + std::to_string(counter++);
+            switch (pick(4)) {
+              case 0: emit(t, "addi", x, y, w), emit(name, "subi", t, y, w); break;
+              case 1: emit(t, "addi", x, y, w), emit(name, "subi", t, x, w); break;
+              case 2: emit(t, "subi", x, y, w), emit(name, "addi", t, y, w); break;
+              default: emit(t, "subi", x, y, w), emit(name, "addi", y, t, w); break;
+            }
+            break;
+          }
+          case 3: {  // (x ^ y) ^ y in its four orders
+            const std::string y = value_of(w), t = "%t" + std::to_string(counter++);
+            if (rng() % 2) emit(t, "xori", x, y, w);
+            else emit(t, "xori", y, x, w);
+            if (rng() % 2) emit(name, "xori", t, y, w);
+            else emit(name, "xori", y, t, w);
+            break;
+          }
+          case 4: {  // x & ~x, x | ~x
+            const std::string t = "%t" + std::to_string(counter++);
+            emit(t, "xori", x, constant_of(w, width_mask(w)), w);
+            if (rng() % 2) emit(name, rng() % 2 ? "andi" : "ori", x, t, w);
+            else emit(name, rng() % 2 ? "andi" : "ori", t, x, w);
+            break;
+          }
+          default: {  // select(x == y, x, y), select(x != y, x, y); or cmpi pred, x, x
+            const std::string y = value_of(w), c = "%t" + std::to_string(counter++);
+            if (rng() % 3 == 0) {
+              out += "  " + name + " = arith.cmpi " + predicates[pick(10)] + ", " + x + ", " + x + " : " + type(w) + "\n";
+              (b == 0 ? global : local).push_back({name, 1});
+              continue;
+            }
+            out += "  " + c + " = arith.cmpi " + (rng() % 2 ? "eq" : "ne") + ", " + (rng() % 2 ? x + ", " + y : y + ", " + x) +
+                   " : " + type(w) + "\n";
+            out += "  " + name + " = arith.select " + c + ", " + x + ", " + y + " : " + type(w) + "\n";
+            break;
+          }
+        }
+        (b == 0 ? global : local).push_back({name, w});
+        continue;
+      }
       const unsigned kind = static_cast<unsigned>(pick(10));
       unsigned result_width = w;
       if (kind < 5) {

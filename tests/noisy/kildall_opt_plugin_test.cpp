@@ -128,6 +128,52 @@ TEST_CASE("ILP on random IR programs: never worse than greedy, always legal") {
   }
 }
 
+TEST_CASE("the lazy optimizer (the default) on random IR programs: legal, the ILP's optimum, proven") {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const std::string text = noisy_ir_test::random_function(seed, 6 + static_cast<int>(seed % 6));
+    ir::OpRegistry registry;
+    const IrDialect dialect = register_noisy_dialect(registry);
+    ir::Module m = ir::parse_and_verify(text, registry);
+    const IrNoisyProgram program(m.functions[0], dialect);
+    CAPTURE(seed);
+    try {
+      const auto r = place_reduce_noise_lazy(program);
+      CHECK(r.status == PlacementStatus::optimal);
+      CHECK(r.reduce_after.size() <= r.greedy_count);
+      NoiseAnalysisOptions options;
+      options.reduce_after = placement_mask(program, r.reduce_after);
+      CHECK(is_legal(analyze_ir_noise(program, {}, options)));
+      const auto exact = place_reduce_noise_ilp(program);
+      if (exact.outcome == IlpOutcome::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
+    } catch (const PlacementError&) {
+      CHECK_THROWS_AS((void)place_reduce_noise_greedy(program), PlacementError);
+    }
+  }
+}
+
+TEST_CASE("--noisy-reduce-noise picks the optimizer: lazy by default, ilp and greedy on request") {
+  const Run lazy = drive({"--noisy-reduce-noise"}, "single_insertion_branching.mlir");
+  const Run ilp = drive({"--noisy-reduce-noise=ilp"}, "single_insertion_branching.mlir");
+  const Run greedy = drive({"--noisy-reduce-noise=greedy"}, "single_insertion_branching.mlir");
+  REQUIRE(lazy.error.empty());
+  CHECK(lazy.output == ilp.output);
+  CHECK(count(lazy.output, "noisy.reduce_noise") == 1);
+  CHECK(count(greedy.output, "noisy.reduce_noise") == 2);
+  CHECK_MESSAGE(lazy.log.find("noisy-reduce-noise: inserted 1 reduce_noise op (greedy: 2) in 1 function, optimal, ") == 0, lazy.log);
+  CHECK(greedy.log.find(", greedy, ") != std::string::npos);
+}
+
+TEST_CASE("--time-limit 0 with the lazy optimizer: a legal placement with its certified gap") {
+  const Run r = drive({"--noisy-reduce-noise", "--time-limit", "0"}, "single_insertion_branching.mlir");
+  REQUIRE(r.error.empty());  // (the pass verifies the result: an illegal placement would be an error)
+  CHECK(count(r.output, "noisy.reduce_noise") >= 1);
+  if (count(r.output, "noisy.reduce_noise") == 1) {
+    CHECK_MESSAGE(r.log.find(", optimal, ") != std::string::npos, r.log);  // pruned greedy + bound may prove it
+  } else {
+    CHECK_MESSAGE(r.log.find("feasible, gap ") != std::string::npos, r.log);
+  }
+}
+
 TEST_CASE("a maximum below what two fresh values reach: a clear error naming the mul") {
   const Run r = drive({"--noisy-reduce-noise", "--noisy-maximum=20"}, "single_insertion_branching.mlir");
   const auto [line, column] =
@@ -153,8 +199,8 @@ TEST_CASE("--emit-lp writes the placement model; glpk solves the file to the opt
   std::filesystem::remove(path);
 }
 
-TEST_CASE("--time-limit 0 falls back to greedy and says so") {
-  const Run r = drive({"--noisy-reduce-noise", "--time-limit", "0"}, "single_insertion_branching.mlir");
+TEST_CASE("--noisy-reduce-noise=ilp --time-limit 0 falls back to greedy and says so") {
+  const Run r = drive({"--noisy-reduce-noise=ilp", "--time-limit", "0"}, "single_insertion_branching.mlir");
   REQUIRE(r.error.empty());
   CHECK(count(r.output, "noisy.reduce_noise") == 2);
   CHECK_MESSAGE(r.log.find("greedy fallback (ILP solver: no_solution (") != std::string::npos, r.log);
@@ -195,7 +241,7 @@ TEST_CASE("flags: values, errors and what is not ours") {
   CHECK(d.parse_argument("--noisy-maximum", rest) == 2);
   CHECK(d.options().parameters.maximum == 7);
   CHECK_THROWS_WITH_AS(d.parse_argument("--noisy-reduce-noise=cplex", {}),
-                       "unknown optimizer 'cplex' for --noisy-reduce-noise (expected ilp or greedy)",
+                       "unknown optimizer 'cplex' for --noisy-reduce-noise (expected lazy, ilp or greedy)",
                        std::invalid_argument);
   CHECK_THROWS_AS(d.parse_argument("--time-limit=-1", {}), std::invalid_argument);
   CHECK_THROWS_AS(d.parse_argument("--time-limit", {}), std::invalid_argument);
@@ -208,7 +254,7 @@ TEST_CASE("flags: values, errors and what is not ours") {
 
 TEST_CASE("kildall_opt_plugin(): the same through the driver's plugin interface") {
   const ir::DriverPlugin plugin = kildall_opt_plugin();
-  CHECK(plugin.usage.find("--noisy-reduce-noise[=ilp|greedy]") != std::string::npos);
+  CHECK(plugin.usage.find("--noisy-reduce-noise[=lazy|ilp|greedy]") != std::string::npos);
   CHECK(plugin.analyses == std::vector<std::string>{"noise"});
   ir::OpRegistry registry;
   plugin.register_dialect(registry);

@@ -33,6 +33,10 @@ namespace kildall {
 
 /// A weak topological order of the vertices of a graph `G` reachable from
 /// some roots. Positions are indices into `order()`.
+namespace detail {
+struct WtoBuilder;
+}  // namespace detail
+
 template <ForwardAnalysisGraph G>
 class WeakTopologicalOrder {
  public:
@@ -113,9 +117,7 @@ class WeakTopologicalOrder {
   }
 
  private:
-  template <ForwardAnalysisGraph H, class Roots>
-    requires std::ranges::input_range<const Roots>
-  friend WeakTopologicalOrder<H> weak_topological_order(const H& g, const Roots& roots);
+  friend struct detail::WtoBuilder;  // weak_topological_order() fills the arrays
 
   std::vector<vertex_type> order_;
   std::vector<std::uint32_t> position_;       // by vertex index
@@ -124,121 +126,133 @@ class WeakTopologicalOrder {
   std::vector<bool> self_head_;               // by position: a head whose component is just itself
 };
 
+namespace detail {
+/// Builds weak topological orders (a friend of `WeakTopologicalOrder`; a class
+/// rather than a friend function template, which not every compiler matches
+/// to its constrained definition).
+struct WtoBuilder {
+  template <class G, class Roots>
+  [[nodiscard]] static WeakTopologicalOrder<G> build(const G& g, const Roots& roots) {
+    using Vertex = vertex_t<G>;
+    using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
+    using Wto = WeakTopologicalOrder<G>;
+    constexpr std::uint64_t done = std::numeric_limits<std::uint64_t>::max();
+
+    struct Frame {
+      Vertex vertex;
+      EdgeIt next;
+      EdgeIt last;
+      std::uint64_t head;
+      bool loop;
+      bool in_component;     // second phase: building the component of `vertex`
+      std::size_t part_start;
+    };
+    struct Component {
+      std::size_t head_index;  // index in `appended` of the head (the last element appended)
+      std::size_t start;       // first index in `appended` of the component
+    };
+
+    const std::size_t n = vertex_count(g);
+    std::vector<std::uint64_t> dfn(n, 0);  // 0: unvisited, done: finished
+    std::uint64_t counter = 0;
+    std::vector<Vertex> dfs_stack;
+    std::vector<Frame> frames;
+    std::vector<Vertex> appended;  // reverse of the final order
+    std::vector<Component> components;
+
+    auto start_visit = [&](const Vertex& v) {
+      dfs_stack.push_back(v);
+      dfn[vertex_index(g, v)] = ++counter;
+      auto [first, last] = out_edges(v, g);
+      frames.push_back(Frame{v, first, last, counter, false, false, 0});
+    };
+    auto finish_frame = [&](std::uint64_t returned) {
+      frames.pop_back();
+      if (!frames.empty() && !frames.back().in_component && returned <= frames.back().head) {
+        frames.back().head = returned;
+        frames.back().loop = true;
+      }
+    };
+
+    for (const Vertex& root : roots) {
+      if (dfn[vertex_index(g, root)] != 0) continue;
+      start_visit(root);
+      while (!frames.empty()) {
+        Frame& f = frames.back();
+        if (f.next != f.last) {
+          const Vertex w = target(*f.next, g);
+          ++f.next;
+          const std::uint64_t d = dfn[vertex_index(g, w)];
+          if (d == 0) {
+            start_visit(w);  // invalidates `f`; the result comes back through finish_frame
+          } else if (!f.in_component && d <= f.head) {
+            f.head = d;
+            f.loop = true;
+          }
+          continue;
+        }
+        if (f.in_component) {
+          components.push_back(Component{appended.size(), f.part_start});
+          appended.push_back(f.vertex);
+          finish_frame(f.head);
+          continue;
+        }
+        const std::size_t vi = vertex_index(g, f.vertex);
+        if (f.head == dfn[vi]) {
+          dfn[vi] = done;
+          Vertex element = dfs_stack.back();
+          dfs_stack.pop_back();
+          if (f.loop) {
+            while (!(element == f.vertex)) {
+              dfn[vertex_index(g, element)] = 0;
+              element = dfs_stack.back();
+              dfs_stack.pop_back();
+            }
+            f.in_component = true;
+            f.part_start = appended.size();
+            auto [first, last] = out_edges(f.vertex, g);
+            f.next = first;
+            f.last = last;
+            continue;
+          }
+          appended.push_back(f.vertex);
+        }
+        finish_frame(f.head);
+      }
+    }
+
+    Wto wto;
+    const std::size_t m = appended.size();
+    wto.order_.assign(appended.rbegin(), appended.rend());
+    wto.position_.assign(n, Wto::npos);
+    for (std::size_t p = 0; p < m; ++p) wto.position_[vertex_index(g, wto.order_[p])] = static_cast<std::uint32_t>(p);
+    wto.component_end_.resize(m);
+    for (std::size_t p = 0; p < m; ++p) wto.component_end_[p] = static_cast<std::uint32_t>(p + 1);
+    wto.self_head_.assign(m, false);
+    for (const Component& c : components) {
+      const std::size_t head_pos = m - 1 - c.head_index;
+      wto.component_end_[head_pos] = static_cast<std::uint32_t>(m - c.start);
+      if (c.head_index == c.start) wto.self_head_[head_pos] = true;
+    }
+    wto.parent_.assign(m, Wto::npos);
+    std::vector<std::uint32_t> open;  // positions of heads whose component is open
+    for (std::size_t p = 0; p < m; ++p) {
+      while (!open.empty() && wto.component_end_[open.back()] <= p) open.pop_back();
+      if (!open.empty()) wto.parent_[p] = open.back();
+      if (wto.is_head_at(p)) open.push_back(static_cast<std::uint32_t>(p));
+    }
+    return wto;
+  }
+};
+}  // namespace detail
+
 /// The weak topological order of the vertices reachable from `roots` (each
 /// root explored in turn, skipping vertices already ordered). Successors are
 /// explored in `out_edges` order.
 template <ForwardAnalysisGraph G, class Roots>
   requires std::ranges::input_range<const Roots>
 [[nodiscard]] WeakTopologicalOrder<G> weak_topological_order(const G& g, const Roots& roots) {
-  using Vertex = vertex_t<G>;
-  using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
-  using Wto = WeakTopologicalOrder<G>;
-  constexpr std::uint64_t done = std::numeric_limits<std::uint64_t>::max();
-
-  struct Frame {
-    Vertex vertex;
-    EdgeIt next;
-    EdgeIt last;
-    std::uint64_t head;
-    bool loop;
-    bool in_component;     // second phase: building the component of `vertex`
-    std::size_t part_start;
-  };
-  struct Component {
-    std::size_t head_index;  // index in `appended` of the head (the last element appended)
-    std::size_t start;       // first index in `appended` of the component
-  };
-
-  const std::size_t n = vertex_count(g);
-  std::vector<std::uint64_t> dfn(n, 0);  // 0: unvisited, done: finished
-  std::uint64_t counter = 0;
-  std::vector<Vertex> dfs_stack;
-  std::vector<Frame> frames;
-  std::vector<Vertex> appended;  // reverse of the final order
-  std::vector<Component> components;
-
-  auto start_visit = [&](const Vertex& v) {
-    dfs_stack.push_back(v);
-    dfn[vertex_index(g, v)] = ++counter;
-    auto [first, last] = out_edges(v, g);
-    frames.push_back(Frame{v, first, last, counter, false, false, 0});
-  };
-  auto finish_frame = [&](std::uint64_t returned) {
-    frames.pop_back();
-    if (!frames.empty() && !frames.back().in_component && returned <= frames.back().head) {
-      frames.back().head = returned;
-      frames.back().loop = true;
-    }
-  };
-
-  for (const Vertex& root : roots) {
-    if (dfn[vertex_index(g, root)] != 0) continue;
-    start_visit(root);
-    while (!frames.empty()) {
-      Frame& f = frames.back();
-      if (f.next != f.last) {
-        const Vertex w = target(*f.next, g);
-        ++f.next;
-        const std::uint64_t d = dfn[vertex_index(g, w)];
-        if (d == 0) {
-          start_visit(w);  // invalidates `f`; the result comes back through finish_frame
-        } else if (!f.in_component && d <= f.head) {
-          f.head = d;
-          f.loop = true;
-        }
-        continue;
-      }
-      if (f.in_component) {
-        components.push_back(Component{appended.size(), f.part_start});
-        appended.push_back(f.vertex);
-        finish_frame(f.head);
-        continue;
-      }
-      const std::size_t vi = vertex_index(g, f.vertex);
-      if (f.head == dfn[vi]) {
-        dfn[vi] = done;
-        Vertex element = dfs_stack.back();
-        dfs_stack.pop_back();
-        if (f.loop) {
-          while (!(element == f.vertex)) {
-            dfn[vertex_index(g, element)] = 0;
-            element = dfs_stack.back();
-            dfs_stack.pop_back();
-          }
-          f.in_component = true;
-          f.part_start = appended.size();
-          auto [first, last] = out_edges(f.vertex, g);
-          f.next = first;
-          f.last = last;
-          continue;
-        }
-        appended.push_back(f.vertex);
-      }
-      finish_frame(f.head);
-    }
-  }
-
-  Wto wto;
-  const std::size_t m = appended.size();
-  wto.order_.assign(appended.rbegin(), appended.rend());
-  wto.position_.assign(n, Wto::npos);
-  for (std::size_t p = 0; p < m; ++p) wto.position_[vertex_index(g, wto.order_[p])] = static_cast<std::uint32_t>(p);
-  wto.component_end_.resize(m);
-  for (std::size_t p = 0; p < m; ++p) wto.component_end_[p] = static_cast<std::uint32_t>(p + 1);
-  wto.self_head_.assign(m, false);
-  for (const Component& c : components) {
-    const std::size_t head_pos = m - 1 - c.head_index;
-    wto.component_end_[head_pos] = static_cast<std::uint32_t>(m - c.start);
-    if (c.head_index == c.start) wto.self_head_[head_pos] = true;
-  }
-  wto.parent_.assign(m, Wto::npos);
-  std::vector<std::uint32_t> open;  // positions of heads whose component is open
-  for (std::size_t p = 0; p < m; ++p) {
-    while (!open.empty() && wto.component_end_[open.back()] <= p) open.pop_back();
-    if (!open.empty()) wto.parent_[p] = open.back();
-    if (wto.is_head_at(p)) open.push_back(static_cast<std::uint32_t>(p));
-  }
-  return wto;
+  return detail::WtoBuilder::build(g, roots);
 }
 
 /// The weak topological order of the vertices reachable from `entry`.

@@ -124,6 +124,71 @@ struct ArithResult {
   }
 }
 
+/// The answer of `arith.cmpi <predicate>, x, x` (both operands the same value): true for
+/// `eq`, `sle`, `sge`, `ule`, `uge`, false for the strict predicates and `ne`.
+[[nodiscard]] constexpr bool compare_of_equal_operands(CmpIPredicate predicate) {
+  switch (predicate) {
+    case CmpIPredicate::eq:
+    case CmpIPredicate::sle:
+    case CmpIPredicate::sge:
+    case CmpIPredicate::ule:
+    case CmpIPredicate::uge: return true;
+    default: return false;
+  }
+}
+
+/// The result of binary op `code` (see `is_binary_arith`) on `width`-bit operands when at
+/// least one operand is unknown, if an algebraic identity of the op decides it anyway (the
+/// identities MLIR's `arith` folders apply, on either side for commutative ops):
+/// `x - x = x ^ x = 0`, `x * 0 = x & 0 = 0`, `x | ~0 = ~0`, `x % 1 = 0` (`remui`;
+/// `remsi` above `i1`), `maxsi(x, INT_MAX) = INT_MAX`, `minsi(x, INT_MIN) = INT_MIN`,
+/// `maxui(x, ~0) = ~0`, `minui(x, 0) = 0`. `same_operand` says whether both operands are
+/// the same SSA value; `a`, `b` are the known operand bits (nullptr: unknown). Every
+/// answer holds for every value of the unknown operand (and is never undefined).
+[[nodiscard]] constexpr std::optional<std::uint64_t> fold_binary_identity(OpCode code, unsigned width,
+                                                                          bool same_operand, const std::uint64_t* a,
+                                                                          const std::uint64_t* b) {
+  if (width == 0 || width > 64) return std::nullopt;
+  const std::uint64_t mask = width_mask(width);
+  const std::uint64_t smax = mask >> 1, smin = (mask >> 1) + 1;
+  const auto either_is = [&](std::uint64_t bits) {
+    return (a && (*a & mask) == bits) || (b && (*b & mask) == bits);
+  };
+  switch (static_cast<BuiltinOp>(code)) {
+    case BuiltinOp::subi:
+    case BuiltinOp::xori:
+      if (same_operand) return 0;
+      break;
+    case BuiltinOp::muli:
+    case BuiltinOp::andi:
+      if (either_is(0)) return 0;
+      break;
+    case BuiltinOp::ori:
+      if (either_is(mask)) return mask;
+      break;
+    case BuiltinOp::remui:
+      if (b && (*b & mask) == 1) return 0;
+      break;
+    case BuiltinOp::remsi:  // at width 1 the bits 1 are -1 = INT_MIN, and INT_MIN % -1 is undefined
+      if (b && (*b & mask) == 1 && width > 1) return 0;
+      break;
+    case BuiltinOp::maxsi:
+      if (either_is(smax)) return smax;
+      break;
+    case BuiltinOp::minsi:
+      if (either_is(smin)) return smin;
+      break;
+    case BuiltinOp::maxui:
+      if (either_is(mask)) return mask;
+      break;
+    case BuiltinOp::minui:
+      if (either_is(0)) return 0;
+      break;
+    default: break;
+  }
+  return std::nullopt;
+}
+
 /// Evaluates cast `code` (see `is_cast`) of a `from`-bit value to `to` bits.
 [[nodiscard]] constexpr std::uint64_t evaluate_cast(OpCode code, unsigned from, unsigned to, std::uint64_t a) {
   a &= width_mask(from);

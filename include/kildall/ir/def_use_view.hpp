@@ -38,7 +38,14 @@ struct DefUseEdge {
 class DefUseView {
  public:
   /// The def-use graph of `fn` (erased ops are ignored).
-  explicit DefUseView(const Function& fn) : fn_(&fn) {
+  explicit DefUseView(const Function& fn) : DefUseView(fn, std::span<const ValueId>{}) {}
+
+  /// The def-use graph of `fn` plus one extra dependency per op result: when `extra_dependency[v]`
+  /// is not `no_index` (the span is empty or has one entry per value), an edge
+  /// `extra_dependency[v] -> v` follows the operand edges of `v` (its `operand` is `no_index`, its
+  /// `user` is the op defining `v`; `users` does not list it). An analysis uses it to read the state
+  /// of a value that is not an operand, e.g. `a` for `(a + b) - b`, and to be revisited when it changes.
+  DefUseView(const Function& fn, std::span<const ValueId> extra_dependency) : fn_(&fn) {
     const std::size_t n = fn.values.size();
     std::vector<DefUseEdge> edges;
     std::vector<std::uint32_t> user_count(n + 1, 0);
@@ -52,6 +59,12 @@ class DefUseView {
         ++user_count[used + 1];
         if (i < regular) {
           for (std::uint32_t r = 0; r < o.result_count; ++r) edges.push_back({used, o.result_begin + r, op, slot});
+        }
+      }
+      if (!extra_dependency.empty()) {
+        for (std::uint32_t r = 0; r < o.result_count; ++r) {
+          const ValueId extra = extra_dependency[o.result_begin + r];
+          if (extra != no_index) edges.push_back({extra, o.result_begin + r, op, no_index});
         }
       }
       for (const Successor& s : fn.successors_of(op))

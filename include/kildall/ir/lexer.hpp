@@ -76,6 +76,12 @@ class Lexer {
 
   /// The file name used in diagnostics.
   [[nodiscard]] const std::string& file() const { return file_; }
+  /// The number of source bytes before `token` (a token this lexer returned; the end of the
+  /// scanned text for an end-of-file token).
+  [[nodiscard]] std::size_t offset_of(const Token& token) const {
+    if (token.text.data() == nullptr) return static_cast<std::size_t>(cur_ - begin_);
+    return static_cast<std::size_t>(token.text.data() - begin_);
+  }
 
   /// Scans and returns the next token. Throws `IrError` on a character that starts no token.
   Token next() {

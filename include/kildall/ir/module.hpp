@@ -38,14 +38,14 @@ using OpCode = std::uint32_t;
 /// The "none" index for `ValueId`, `OpId` and `BlockId`.
 inline constexpr std::uint32_t no_index = std::numeric_limits<std::uint32_t>::max();
 
-/// An SSA value: an operation result or a block argument.
+/// An SSA value: an operation result or a block argument (20 bytes).
 struct ValueData {
   Type type;                          ///< Its type.
   std::uint32_t owner = no_index;     ///< Defining op (result) or owning block (argument).
   std::uint32_t position = 0;         ///< Result number or argument number.
   std::uint32_t name_begin = 0;       ///< Name (without '%') in `Function::names`; empty = unnamed.
-  std::uint32_t name_size = 0;        ///< Length of the name.
-  bool is_block_argument = false;     ///< True for block arguments.
+  std::uint32_t name_size : 31 = 0;   ///< Length of the name (below 2^31).
+  bool is_block_argument : 1 = false;  ///< True for block arguments.
 };
 
 /// One control-flow successor of a terminator.
@@ -55,23 +55,29 @@ struct Successor {
   std::uint32_t operand_count = 0;    ///< Number of operands forwarded to the block's arguments.
 };
 
-/// An operation.
+/// The largest number of results, or of successors, of one op (`OpData` stores them in 16 bits).
+inline constexpr std::uint32_t max_op_results = 0xFFFF;
+/// The largest op code (`OpData` stores it in 16 bits): at most 65536 registered op kinds.
+inline constexpr OpCode max_op_code = 0xFFFF;
+
+/// An operation (56 bytes: the counts that are small by nature are 16 bits wide).
 struct OpData {
-  OpCode code = 0;                     ///< Kind (index into the registry).
+  std::uint16_t code = 0;              ///< Kind (`OpCode`: index into the registry).
+  std::uint16_t result_count = 0;      ///< Number of results (at most `max_op_results`).
+  std::uint16_t successor_count = 0;   ///< Number of successors (at most `max_op_results`).
+  bool erased = false;                 ///< Set by `Rewriter::erase`; erased ops are unlinked.
   BlockId block = no_index;            ///< Parent block.
   OpId prev = no_index;                ///< Previous op in the block.
   OpId next = no_index;                ///< Next op in the block.
   std::uint32_t operand_begin = 0;     ///< First operand in `Function::operands`.
   std::uint32_t operand_count = 0;     ///< Number of operands (including successor operands).
   ValueId result_begin = 0;            ///< First result (results are consecutive values).
-  std::uint32_t result_count = 0;      ///< Number of results.
   std::uint32_t successor_begin = 0;   ///< First successor in `Function::successors`.
-  std::uint32_t successor_count = 0;   ///< Number of successors.
-  std::uint64_t imm = 0;               ///< Inline attribute: constant bits, predicate, or a string offset.
   std::uint32_t aux = 0;               ///< Second inline attribute word (e.g. a string length).
+  std::uint64_t imm = 0;               ///< Inline attribute: constant bits, predicate, or a string offset.
   SourceLoc loc;                       ///< Location of the op name in the source.
-  bool erased = false;                 ///< Set by `Rewriter::erase`; erased ops are unlinked.
 };
+static_assert(sizeof(ValueData) == 20 && sizeof(OpData) == 56, "the IR's per-value and per-op footprint");
 
 /// A basic block.
 struct BlockData {

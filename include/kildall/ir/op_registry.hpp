@@ -143,6 +143,7 @@ class OpRegistry {
       throw RegistryError("op '" + definition.name + "' is already registered or has no name");
     if (definition.format == OpFormat::custom && (!definition.parse || !definition.print))
       throw RegistryError("op '" + definition.name + "' has a custom format but no parse/print hook");
+    if (ops_.size() > max_op_code) throw RegistryError("too many op kinds (at most 65536)");
     const auto code = static_cast<OpCode>(ops_.size());
     ops_.push_back(std::move(definition));
     by_name_.emplace(ops_.back().name, code);

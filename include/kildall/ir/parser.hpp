@@ -12,8 +12,11 @@
 /// Dialect parse hooks receive an `OpAsmParser`, the small API below
 /// (`parse_operand`, `resolve_operand`, `parse_type`, `expect`, ...).
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +71,118 @@ namespace detail {
   return value;
 }
 
+/// A map from names (views into the source, never empty) to 32-bit values, for the parser's
+/// per-function scopes: open addressing with linear probing over one flat array of 24-byte
+/// entries holding a 32-bit hash (load at most 0.8), so a lookup costs about one cache miss
+/// where a node-based `std::unordered_map` costs several, and clearing frees no nodes. (With
+/// `std::unordered_map`, parsing a function of 1M blocks was dominated by its lookups and node
+/// frees; see docs/performance.md.)
+class NameTable {
+ public:
+  /// The value of `name`, or nullptr when absent.
+  [[nodiscard]] std::uint32_t* find(std::string_view name) {
+    if (entries_.empty()) return nullptr;
+    const std::size_t hash = hash_of(name);
+    for (std::size_t i = hash & mask();; i = (i + 1) & mask()) {
+      Entry& e = entries_[i];
+      if (e.size == 0) return nullptr;
+      if (e.hash == static_cast<std::uint32_t>(hash) && e.view() == name) return &e.value;
+    }
+  }
+  /// Whether `name` is present.
+  [[nodiscard]] bool contains(std::string_view name) { return find(name) != nullptr; }
+  /// The value of `name` and whether it was inserted now (with `value`); an existing value is kept.
+  std::pair<std::uint32_t*, bool> try_emplace(std::string_view name, std::uint32_t value) {
+    if (5 * (size_ + 1) > 4 * entries_.size()) grow();
+    const std::size_t hash = hash_of(name);
+    for (std::size_t i = hash & mask();; i = (i + 1) & mask()) {
+      Entry& e = entries_[i];
+      if (e.size == 0) {
+        e = Entry{name.data(), static_cast<std::uint32_t>(name.size()), value, static_cast<std::uint32_t>(hash)};
+        ++size_;
+        return {&e.value, true};
+      }
+      if (e.hash == static_cast<std::uint32_t>(hash) && e.view() == name) return {&e.value, false};
+    }
+  }
+  /// Removes every name; a table much larger than its contents shrinks.
+  void clear() {
+    if (size_ == 0) return;
+    if (entries_.size() > 64 && entries_.size() > 8 * size_) {
+      entries_.assign(std::max<std::size_t>(16, std::bit_ceil(4 * size_)), Entry{});
+    } else {
+      std::fill(entries_.begin(), entries_.end(), Entry{});
+    }
+    size_ = 0;
+  }
+  /// Number of names.
+  [[nodiscard]] std::size_t size() const { return size_; }
+
+ private:
+  struct Entry {
+    const char* data = nullptr;
+    std::uint32_t size = 0;  // 0: an empty slot (names are never empty)
+    std::uint32_t value = 0;
+    std::uint32_t hash = 0;  // low bits of the name's hash: most mismatches never read the name
+    [[nodiscard]] std::string_view view() const { return {data, size}; }
+  };
+  [[nodiscard]] std::size_t mask() const { return entries_.size() - 1; }
+  [[nodiscard]] static std::size_t hash_of(std::string_view name) { return std::hash<std::string_view>{}(name); }
+  void grow() {
+    std::vector<Entry> old(std::max<std::size_t>(16, 2 * entries_.size()));
+    old.swap(entries_);
+    for (const Entry& e : old) {
+      if (e.size == 0) continue;
+      std::size_t i = hash_of(e.view()) & mask();
+      while (entries_[i].size != 0) i = (i + 1) & mask();
+      entries_[i] = e;
+    }
+  }
+  std::vector<Entry> entries_;
+  std::size_t size_ = 0;
+};
+
+/// The growable arrays of a function body, kept by the parser between functions.
+struct FunctionStorage {
+  std::vector<BlockData> blocks;      ///< Blocks.
+  std::vector<OpData> ops;            ///< Ops.
+  std::vector<ValueData> values;      ///< Values.
+  std::vector<ValueId> operands;      ///< Operands.
+  std::vector<Successor> successors;  ///< Successors.
+  std::string names;                  ///< Name arena.
+};
+
+/// Applies `f(function's array, spare array)` to each array of a body.
+template <class F>
+void for_each_body_array(Function& fn, FunctionStorage& spare, F&& f) {
+  f(fn.blocks, spare.blocks);
+  f(fn.ops, spare.ops);
+  f(fn.values, spare.values);
+  f(fn.operands, spare.operands);
+  f(fn.successors, spare.successors);
+  f(fn.names, spare.names);
+}
+
+/// Gives `data` (an empty array of a function about to be parsed) the buffer of `spare`.
+template <class V>
+void adopt_buffer(V& data, V& spare) {
+  data.swap(spare);
+}
+
+/// Leaves `data` (a parsed function's array, grown by doubling) in a buffer of exactly its
+/// size and keeps the grown buffer in `spare` for the next function: the module holds no
+/// growth slack (up to half of each array) and the heap no trail of freed smaller buffers.
+/// Arrays above 16 MB keep their buffer (a second copy would cost more than the slack).
+template <class V>
+void release_buffer(V& data, V& spare) {
+  constexpr std::size_t max_copy_bytes = std::size_t{16} << 20;
+  const std::size_t bytes = data.size() * sizeof(typename V::value_type);
+  if (data.capacity() - data.size() <= data.size() / 16 || bytes > max_copy_bytes) return;
+  spare.swap(data);
+  data.assign(spare.begin(), spare.end());
+  spare.clear();
+}
+
 }  // namespace detail
 
 /// The parser and the API offered to dialect parse hooks.
@@ -75,7 +190,9 @@ class OpAsmParser {
  public:
   /// Parses `source` (named `file` in diagnostics) with the ops of `registry`.
   OpAsmParser(std::string_view source, const OpRegistry& registry, std::string file)
-      : lexer_(source, std::move(file)), registry_(&registry) {
+      : lexer_(source, std::move(file)),
+        registry_(&registry),
+        dense_name_limit_(std::max<std::size_t>(source.size(), 1024)) {
     token_ = lexer_.next();
   }
 
@@ -105,6 +222,7 @@ class OpAsmParser {
         parse_function(module.functions.back());
         if (!seen.emplace(module.functions.back().name, module.functions.back().loc).second)
           error(module.functions.back().loc, "redefinition of symbol " + quote_source("@" + module.functions.back().name));
+        if (on_function_parsed_) on_function_parsed_(lexer_.offset_of(token_));
       } else {
         error(token_.loc, "expected 'func.func'" + std::string(wrapped ? " or '}'" : "") + ", found " +
                               quote(token_));
@@ -113,6 +231,11 @@ class OpAsmParser {
     if (token_.kind != TokenKind::eof) error(token_.loc, "expected end of file, found " + quote(token_));
     return module;
   }
+
+  /// Calls `callback(n)` after each function is parsed: the parser will not read the first `n`
+  /// bytes of the source again (the module owns copies of what it keeps), so a caller that
+  /// maps a large file can release them (`kildall-opt` does, to keep its peak memory low).
+  void on_function_parsed(std::function<void(std::size_t)> callback) { on_function_parsed_ = std::move(callback); }
 
   // ----- API for parse hooks ---------------------------------------------------------
 
@@ -267,18 +390,18 @@ class OpAsmParser {
   // ----- names ------------------------------------------------------------------------
 
   std::uint32_t* lookup_slot(std::string_view name, bool create) {
-    if (const auto number = detail::numeric_name(name.substr(1))) {
+    // Numeric names (%0, %1, ...) index a dense table, but only below a limit
+    // fixed by the input's length: one use of `%999999999` must not allocate
+    // gigabytes (found by fuzzing); larger numbers go to the hash table.
+    if (const auto number = detail::numeric_name(name.substr(1)); number && *number < dense_name_limit_) {
       if (*number >= numeric_.size()) {
         if (!create) return nullptr;
         numeric_.resize(std::max<std::size_t>(*number + 1, numeric_.size() * 2), 0);
       }
       return &numeric_[*number];
     }
-    if (!create) {
-      const auto it = named_.find(name);
-      return it == named_.end() ? nullptr : &it->second;
-    }
-    return &named_.try_emplace(name, 0).first->second;
+    if (!create) return named_.find(name);
+    return named_.try_emplace(name, 0).first;
   }
 
   ValueId resolve_use(const UnresolvedOperand& operand, Type type) {
@@ -313,12 +436,12 @@ class OpAsmParser {
   }
 
   BlockId block_for(std::string_view name, SourceLoc loc) {
-    const auto [it, inserted] = block_names_.try_emplace(name, static_cast<BlockId>(block_refs_.size()));
+    const auto [slot, inserted] = block_names_.try_emplace(name, static_cast<BlockId>(block_refs_.size()));
     if (inserted) {
       block_refs_.push_back({name, loc, false});
       fn_->blocks.emplace_back();
     }
-    return it->second;
+    return *slot;
   }
 
   // ----- functions ----------------------------------------------------------------------
@@ -380,6 +503,7 @@ class OpAsmParser {
     if (declaration_style && !fn.argument_types.empty())
       error(token_.loc, "a function with a body must name its arguments");
     const SourceLoc body_loc = consume().loc;  // '{'
+    detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::adopt_buffer(data, spare); });
     // Entry block.
     fn.blocks.emplace_back();
     block_refs_.push_back({{}, body_loc, true});
@@ -402,7 +526,7 @@ class OpAsmParser {
           // A label on the entry block: allowed without arguments.
           if (token_.kind == TokenKind::l_paren)
             error(token_.loc, "the entry block takes its arguments from the function signature");
-          block_names_.emplace(label.text, 0);
+          (void)block_names_.try_emplace(label.text, 0);
           block_refs_[0].name = label.text;
           fn.blocks[0].name_begin = fn.intern(label.text.substr(1));
           fn.blocks[0].name_size = static_cast<std::uint32_t>(label.text.size() - 1);
@@ -419,6 +543,7 @@ class OpAsmParser {
     }
     const SourceLoc end_loc = consume().loc;  // '}'
     finish_function(end_loc);
+    detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
   }
 
   BlockId parse_block_header(const Token& label) {
@@ -468,6 +593,8 @@ class OpAsmParser {
     if (state_.result_types.size() != lhs_.size())
       error(name.loc, "'" + def.name + "' produces " + std::to_string(state_.result_types.size()) +
                           " result(s) but " + std::to_string(lhs_.size()) + " name(s) are bound");
+    if (state_.result_types.size() > max_op_results || state_.successors.size() > max_op_results)
+      error(name.loc, "'" + def.name + "' has more than " + std::to_string(max_op_results) + " results or successors");
     create_operation(*code, block);
   }
 
@@ -475,7 +602,7 @@ class OpAsmParser {
     Function& fn = *fn_;
     const auto op = static_cast<OpId>(fn.ops.size());
     OpData data;
-    data.code = code;
+    data.code = static_cast<std::uint16_t>(code);
     data.block = block;
     data.loc = op_loc_;
     data.imm = state_.imm;
@@ -487,10 +614,10 @@ class OpAsmParser {
       fn.operands.push_back(v);
     }
     data.successor_begin = static_cast<std::uint32_t>(fn.successors.size());
-    data.successor_count = static_cast<std::uint32_t>(state_.successors.size());
+    data.successor_count = static_cast<std::uint16_t>(state_.successors.size());
     fn.successors.insert(fn.successors.end(), state_.successors.begin(), state_.successors.end());
     data.result_begin = static_cast<ValueId>(fn.values.size());
-    data.result_count = static_cast<std::uint32_t>(state_.result_types.size());
+    data.result_count = static_cast<std::uint16_t>(state_.result_types.size());
     BlockData& b = fn.blocks[block];
     data.prev = b.last_op;
     if (b.last_op == no_index) b.first_op = op;
@@ -709,12 +836,15 @@ class OpAsmParser {
   std::vector<Token> lhs_;
   OperationState state_;
   std::vector<std::uint32_t> numeric_;
-  std::unordered_map<std::string_view, std::uint32_t> named_;
+  std::size_t dense_name_limit_;  // numeric names at or above it live in named_
+  detail::NameTable named_;
   std::vector<Placeholder> placeholders_;
   std::vector<std::uint32_t> forward_slots_;
-  std::unordered_map<std::string_view, BlockId> block_names_;
+  detail::NameTable block_names_;
   std::vector<BlockRef> block_refs_;
   std::vector<BlockId> layout_;
+  std::function<void(std::size_t)> on_function_parsed_;
+  detail::FunctionStorage spare_;  // growth buffers reused from one function to the next
 };
 
 /// Parses `source` (named `file` in diagnostics) into a module using `registry`

@@ -10,6 +10,7 @@
 /// per call, so many replacements go through the batched `replace_all_uses(span)`.
 
 #include <cstdint>
+#include <stdexcept>
 #include <span>
 #include <optional>
 #include <string>
@@ -31,14 +32,29 @@ class Rewriter {
   /// The function being rewritten.
   [[nodiscard]] Function& function() const { return *fn_; }
 
+  /// Makes room for `ops` more ops, `values` more values, `operands` more operands,
+  /// `successors` more successors and `name_bytes` more bytes of names, so that a batch of
+  /// rewrites grows each array of the function once, to its final size, instead of doubling it
+  /// (which would leave up to half of it unused).
+  void reserve(std::size_t ops, std::size_t values, std::size_t operands = 0, std::size_t successors = 0,
+               std::size_t name_bytes = 0) {
+    Function& fn = *fn_;
+    if (name_bytes) fn.names.reserve(fn.names.size() + name_bytes);
+    fn.ops.reserve(fn.ops.size() + ops);
+    fn.values.reserve(fn.values.size() + values);
+    fn.operands.reserve(fn.operands.size() + operands);
+    fn.successors.reserve(fn.successors.size() + successors);
+  }
+
   /// Creates an unlinked op with `operands`, fresh results of `result_types` and inline attributes
   /// (see `OpData::imm`/`aux`); link it with `insert_after`/`insert_before`/`append`.
   OpId create(OpCode code, std::span<const ValueId> operands, std::span<const Type> result_types,
               std::uint64_t imm = 0, std::uint32_t aux = 0, SourceLoc loc = {}) {
     Function& fn = *fn_;
+    if (result_types.size() > max_op_results) throw std::length_error("Rewriter::create: more than 65535 results");
     const auto op = static_cast<OpId>(fn.ops.size());
     OpData data;
-    data.code = code;
+    data.code = static_cast<std::uint16_t>(code);
     data.imm = imm;
     data.aux = aux;
     data.loc = loc;
@@ -47,7 +63,7 @@ class Rewriter {
     fn.operands.insert(fn.operands.end(), operands.begin(), operands.end());
     data.successor_begin = static_cast<std::uint32_t>(fn.successors.size());
     data.result_begin = static_cast<ValueId>(fn.values.size());
-    data.result_count = static_cast<std::uint32_t>(result_types.size());
+    data.result_count = static_cast<std::uint16_t>(result_types.size());
     for (std::uint32_t i = 0; i < result_types.size(); ++i)
       fn.values.push_back({result_types[i], op, i, 0, 0, false});
     fn.ops.push_back(data);
@@ -75,6 +91,18 @@ class Rewriter {
     const Type types[] = {type};
     const OpId op = create_before(anchor, code_of(BuiltinOp::constant), {}, types, bits & width_mask(type.width()));
     return fn_->ops[op].result_begin;
+  }
+
+  /// Turns single-result `op` into `arith.constant bits` of its result's type, in place: the
+  /// result value keeps its id, name and uses; the op's operands and successors are dropped.
+  void replace_with_constant(OpId op, std::uint64_t bits) {
+    Function& fn = *fn_;
+    OpData& o = fn.ops[op];
+    o.code = static_cast<std::uint16_t>(code_of(BuiltinOp::constant));
+    o.imm = bits & width_mask(fn.values[o.result_begin].type.width());
+    o.aux = 0;
+    o.operand_count = 0;
+    o.successor_count = 0;
   }
 
   /// Creates `arith.constant bits : type` at the start of `block` (after existing leading constants

@@ -31,6 +31,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -399,6 +400,7 @@ class LpParser {
     std::vector<std::pair<std::size_t, double>> terms;
     double constant = 0.0;
     bool first = true;
+    const Token start = tok_;
     for (;;) {
       if (at_section()) break;
       double sign = 1.0;
@@ -427,11 +429,32 @@ class LpParser {
       }
       first = false;
     }
+    // Sums of finite numbers can overflow (the model would reject them without a position).
+    // When the sum of all magnitudes is finite no merged coefficient can overflow.
+    double magnitude = 0.0;
+    for (const auto& [j, a] : terms) magnitude += std::abs(a);
+    if (!std::isfinite(magnitude) || !std::isfinite(constant)) {
+      std::unordered_map<std::size_t, double> merged;
+      for (const auto& [j, a] : terms) merged[j] += a;
+      bool finite = std::isfinite(constant);
+      for (const auto& [j, a] : merged) finite = finite && std::isfinite(a);
+      if (!finite) throw ParseError(source_, start.line, start.column, "coefficient or constant overflows to infinity");
+    }
     return {std::move(terms), constant};
+  }
+
+  // A row's bounds as the model accepts them: a bound of magnitude >= 1e30 is
+  // infinite (however it was written); errors point at the row's start.
+  void check_row(FileModel::FileRow& row, const Token& start) const {
+    for (double* bound : {&row.lower, &row.upper})
+      if (std::isfinite(*bound) && std::abs(*bound) >= 1e30) *bound = *bound > 0 ? inf : -inf;
+    if (std::isnan(row.lower) || std::isnan(row.upper) || row.lower == inf || row.upper == -inf)
+      throw ParseError(source_, start.line, start.column, "constraint with an infinite or undefined right-hand side");
   }
 
   void constraint(FileModel& m) {
     FileModel::FileRow row;
+    const Token start = tok_;
     if (tok_.kind == Kind::name && peek_colon()) {
       row.name = tok_.text;
       advance();
@@ -453,6 +476,7 @@ class LpParser {
         if (!right) fail("expected a number");
         (op1 == Kind::le ? row.upper : row.lower) = *right - constant;
       }
+      check_row(row, start);
       m.rows.push_back(std::move(row));
       return;
     }
@@ -468,6 +492,7 @@ class LpParser {
     const double b = *rhs - constant;
     if (op != Kind::ge) row.upper = b;
     if (op != Kind::le) row.lower = b;
+    check_row(row, start);
     m.rows.push_back(std::move(row));
   }
 
@@ -494,6 +519,7 @@ class LpParser {
     VarInfo& var = m.vars[m.column(tok_.text)];
     advance();
     if (tok_.kind == Kind::name && lower(tok_.text) == "free") {
+      if (var.type == VarType::binary) fail("bound outside [0, 1] on a binary variable");
       var.lower = -inf;
       var.upper = inf;
       advance();
@@ -521,6 +547,7 @@ class LpParser {
       if (std::isinf(value)) bad("variable fixed at an infinite value");
       var.lower = var.upper = value;
     }
+    if (var.type == VarType::binary && (var.lower < 0.0 || var.upper > 1.0)) bad("bound outside [0, 1] on a binary variable");
   }
 
   std::string text_;

@@ -278,6 +278,11 @@ inline NameTable write_mps_file(const Model& model, const std::filesystem::path&
             if (t == 'L') r.lower = rhs - std::abs(v);
             if (t == 'E') (v >= 0 ? r.upper : r.lower) = rhs + v;
           }
+          // A row bound of magnitude >= 1e30 is infinite (the LP reader's convention).
+          for (double* bound : {&r.lower, &r.upper})
+            if (std::isfinite(*bound) && std::abs(*bound) >= 1e30) *bound = *bound > 0 ? inf : -inf;
+          if (std::isnan(r.lower) || std::isnan(r.upper) || r.lower == inf || r.upper == -inf)
+            fail(k + 1, "infinite right-hand side on the wrong side of row '" + f[k].text + "'");
         }
         break;
       }

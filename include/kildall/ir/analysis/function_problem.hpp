@@ -27,6 +27,10 @@ struct FunctionGraphs {
   /// Builds both views of `fn`.
   explicit FunctionGraphs(const Function& fn)
       : cfg(std::make_unique<CfgView>(fn)), values(std::make_unique<DefUseView>(fn)) {}
+  /// Builds both views of `fn`, the def-use view with the extra dependencies `extra_dependency`
+  /// (see `DefUseView(const Function&, std::span<const ValueId>)`).
+  FunctionGraphs(const Function& fn, std::span<const ValueId> extra_dependency)
+      : cfg(std::make_unique<CfgView>(fn)), values(std::make_unique<DefUseView>(fn, extra_dependency)) {}
   std::unique_ptr<CfgView> cfg;        ///< The blocks.
   std::unique_ptr<DefUseView> values;  ///< The values.
 };

@@ -11,12 +11,28 @@
 /// hook), so undefined cases (division by zero, ...) never fold. A `cf.cond_br`
 /// on a constant makes only one edge executable.
 ///
+/// Like MLIR's SCCP, which calls each op's folder with the operands it knows,
+/// the transfer also applies the `arith` identities that decide a result from
+/// partly unknown operands: `x - x = x ^ x = 0`, `x * 0 = x & 0 = 0`,
+/// `x | ~0 = ~0`, `x % 1 = 0`, saturating min/max, `cmpi <pred>, x, x`,
+/// `x & ~x = 0`, `x | ~x = ~0`, `select(a == b, a, b) = b`
+/// (`fold_binary_identity`), and the ones that look through an operand's
+/// defining op, `(a + b) - b = a`, `(a - b) + b = a`, `(x ^ a) ^ a = x`
+/// (`forwarded_values`: the def-use view gets an extra edge from `a` so the
+/// result follows `a`'s state). All hold for every value of the unknown
+/// operands, so the lattice stays `Flat` and the transfer stays monotone.
+///
 /// `apply_sccp` then rewrites: every value found constant in an executable
 /// block is replaced by an `arith.constant` (taking over the value's name), the
-/// pure op that computed it is erased, and constant `cf.cond_br`s become
+/// pure op that computed it is erased (a single-result op is turned into the
+/// constant in place, which prints the same), and constant `cf.cond_br`s become
 /// `cf.br`. Blocks found dead are left in place (as MLIR's SCCP does).
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +53,48 @@ namespace kildall::ir {
 /// `Flat` is never produced; a constant is a zero-extended bit pattern; top is
 /// overdefined.
 using ConstantState = Flat<std::uint64_t>;
+
+/// For every op result of `fn`, the value it always equals by an identity that looks through
+/// the op defining one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
+/// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand order);
+/// `no_index` for the others. Empty when no value has one; else one entry per value. SCCP adds
+/// `forwarded -> v` to its def-use view so that `v` reads, and follows, the state of `forwarded`.
+[[nodiscard]] inline std::vector<ValueId> forwarded_values(const Function& fn) {
+  std::vector<ValueId> forwarded;
+  const auto defined_by = [&](ValueId v, BuiltinOp kind) -> std::span<const ValueId> {
+    const ValueData& data = fn.values[v];
+    if (data.is_block_argument || !is(fn.ops[data.owner].code, kind)) return {};
+    return fn.operands_of(data.owner);
+  };
+  for (OpId op = 0; op < fn.ops.size(); ++op) {
+    const OpData& o = fn.ops[op];
+    if (o.erased || o.result_count != 1 || o.operand_count != 2) continue;
+    const auto ids = fn.operands_of(op);
+    ValueId found = no_index;
+    if (is(o.code, BuiltinOp::subi)) {
+      if (const auto add = defined_by(ids[0], BuiltinOp::addi); !add.empty()) {
+        if (ids[1] == add[1]) found = add[0];
+        else if (ids[1] == add[0]) found = add[1];
+      }
+    } else if (is(o.code, BuiltinOp::addi)) {
+      if (const auto sub = defined_by(ids[0], BuiltinOp::subi); !sub.empty() && ids[1] == sub[1]) found = sub[0];
+      else if (const auto sub2 = defined_by(ids[1], BuiltinOp::subi); !sub2.empty() && ids[0] == sub2[1])
+        found = sub2[0];
+    } else if (is(o.code, BuiltinOp::xori)) {
+      for (std::size_t side = 0; side < 2 && found == no_index; ++side) {
+        const auto inner = defined_by(ids[side], BuiltinOp::xori);
+        if (inner.empty()) continue;
+        const ValueId other = ids[1 - side];
+        if (other == inner[1]) found = inner[0];
+        else if (other == inner[0]) found = inner[1];
+      }
+    }
+    if (found == no_index) continue;
+    if (forwarded.empty()) forwarded.assign(fn.values.size(), no_index);
+    forwarded[o.result_begin] = found;
+  }
+  return forwarded;
+}
 
 /// The SCCP problem of one function (models `kildall::SparseBranchProblem`).
 class SccpProblem : public FunctionProblemBase {
@@ -59,7 +117,9 @@ class SccpProblem : public FunctionProblemBase {
     return !condition.is_bottom();
   }
 
-  /// The constant state of result `v` from its op's operand states.
+  /// The constant state of result `v` from its op's operand states. When the solver's def-use
+  /// view carries the extra dependency of `forwarded_values` (as `SccpAnalysis` builds it), the
+  /// state of the value `v` always equals comes last, after the op's operands.
   [[nodiscard]] ConstantState transfer(ValueId v, OperandStates<ConstantState> operands) const {
     const Function& fn = *fn_;
     const ValueData& value = fn.values[v];
@@ -68,38 +128,116 @@ class SccpProblem : public FunctionProblemBase {
     const OpCode code = o.code;
     if (is(code, BuiltinOp::constant)) return ConstantState::of(o.imm);
     if (is(code, BuiltinOp::call)) return ConstantState::top();
-    if (is(code, BuiltinOp::select)) {
-      const ConstantState& c = operands[0];
-      if (const std::uint64_t* bit = c.if_constant()) return *bit ? operands[1] : operands[2];
-      ConstantState joined = operands[1];
-      (void)joined.join(operands[2]);
-      return joined;
+    const std::span<const ValueId> ids = fn.operands_of(op);
+    if (is(code, BuiltinOp::select)) return select_state(ids, operands);
+    // The op's own operands (a trailing extra one is the forwarded value's state).
+    const std::size_t count = std::min<std::size_t>(operands.size(), fn.regular_operand_count(op));
+    bool all_constant = true;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (operands[i].is_bottom()) return ConstantState::bottom();
+      all_constant = all_constant && operands[i].is_constant();
     }
-    // Everything else folds only when every operand is a constant.
-    std::vector<std::uint64_t> bits;
-    bits.reserve(operands.size());
-    for (std::size_t i = 0; i < operands.size(); ++i) {
-      const std::uint64_t* c = operands[i].if_constant();
-      if (!c) return operands[i].is_bottom() ? ConstantState::bottom() : ConstantState::top();
-      bits.push_back(*c);
+    if (!all_constant) {
+      if (const auto folded = fold_with_unknown_operands(o, value.type.width(), ids, operands)) {
+        return ConstantState::of(*folded);
+      }
+      if (operands.size() == count + 1) return operands[count];  // e.g. (a + b) - b: the state of a
+      return ConstantState::top();
     }
-    const auto operand_width = [&](std::size_t i) { return fn.values[fn.operands_of(op)[i]].type.width(); };
+    const auto bits_of = [&](std::size_t i) { return operands[i].constant(); };
+    const auto operand_width = [&](std::size_t i) { return fn.values[ids[i]].type.width(); };
     if (is_binary_arith(code)) {
-      const ArithResult r = evaluate_binary(code, value.type.width(), bits[0], bits[1]);
+      const ArithResult r = evaluate_binary(code, value.type.width(), bits_of(0), bits_of(1));
       return r.defined() ? ConstantState::of(r.value) : ConstantState::top();
     }
     if (is(code, BuiltinOp::cmpi))
       return ConstantState::of(
-          evaluate_compare(static_cast<CmpIPredicate>(o.imm), bits[0], bits[1], operand_width(0)) ? 1 : 0);
-    if (is_cast(code)) return ConstantState::of(evaluate_cast(code, operand_width(0), value.type.width(), bits[0]));
+          evaluate_compare(static_cast<CmpIPredicate>(o.imm), bits_of(0), bits_of(1), operand_width(0)) ? 1 : 0);
+    if (is_cast(code)) return ConstantState::of(evaluate_cast(code, operand_width(0), value.type.width(), bits_of(0)));
     const OpDefinition& def = registry_->op(code);
     if (!def.eval || def.terminator) return ConstantState::top();
-    std::vector<std::uint64_t> results(o.result_count, 0);
-    if (!def.eval(fn, op, bits, results).ok) return ConstantState::top();
-    return ConstantState::of(results[value.position]);
+    // Dialect ops: operand and result bits in small inline buffers (no allocation for up to 8 of each).
+    SmallBits bits(count), results(o.result_count);
+    for (std::size_t i = 0; i < count; ++i) bits.data()[i] = bits_of(i);
+    if (!def.eval(fn, op, bits.span(), results.span()).ok) return ConstantState::top();
+    return ConstantState::of(results.data()[value.position]);
   }
 
  private:
+  /// A buffer of bit patterns, inline up to 8 entries.
+  class SmallBits {
+   public:
+    explicit SmallBits(std::size_t n) : size_(n) {
+      if (n > inline_.size()) heap_.assign(n, 0);
+    }
+    std::uint64_t* data() { return size_ > inline_.size() ? heap_.data() : inline_.data(); }
+    std::span<std::uint64_t> span() { return {data(), size_}; }
+
+   private:
+    std::array<std::uint64_t, 8> inline_{};
+    std::vector<std::uint64_t> heap_;
+    std::size_t size_;
+  };
+
+  /// `arith.select`: the chosen side for a known condition, else the join of both sides, except
+  /// `select(a == b, a, b) = b` and `select(a != b, a, b) = a` (MLIR's select folder).
+  [[nodiscard]] ConstantState select_state(std::span<const ValueId> ids,
+                                           OperandStates<ConstantState> operands) const {
+    const ConstantState& c = operands[0];
+    if (const std::uint64_t* bit = c.if_constant()) return *bit ? operands[1] : operands[2];
+    const ValueData& condition = fn_->values[ids[0]];
+    if (!condition.is_block_argument && is(fn_->ops[condition.owner].code, BuiltinOp::cmpi)) {
+      const OpData& cmp = fn_->ops[condition.owner];
+      const auto compared = fn_->operands_of(condition.owner);
+      const bool same_pair = (compared[0] == ids[1] && compared[1] == ids[2]) ||
+                             (compared[0] == ids[2] && compared[1] == ids[1]);
+      const auto predicate = static_cast<CmpIPredicate>(cmp.imm);
+      if (same_pair && predicate == CmpIPredicate::eq) return operands[2];
+      if (same_pair && predicate == CmpIPredicate::ne) return operands[1];
+    }
+    ConstantState joined = operands[1];
+    (void)joined.join(operands[2]);
+    return joined;
+  }
+
+  /// The constant an op with some unknown operand computes anyway, if an identity decides it:
+  /// `fold_binary_identity`, `cmpi <pred>, x, x`, and `x & ~x = 0`, `x | ~x = ~0` (with `~x`
+  /// written `arith.xori x, <all ones>`).
+  [[nodiscard]] std::optional<std::uint64_t> fold_with_unknown_operands(const OpData& o, unsigned width,
+                                                                        std::span<const ValueId> ids,
+                                                                        OperandStates<ConstantState> operands) const {
+    const OpCode code = o.code;
+    if (ids.size() != 2) return std::nullopt;
+    if (is(code, BuiltinOp::cmpi)) {
+      if (ids[0] != ids[1]) return std::nullopt;
+      return compare_of_equal_operands(static_cast<CmpIPredicate>(o.imm)) ? 1 : 0;
+    }
+    if (!is_binary_arith(code)) return std::nullopt;
+    if (const auto r =
+            fold_binary_identity(code, width, ids[0] == ids[1], operands[0].if_constant(), operands[1].if_constant()))
+      return r;
+    if ((is(code, BuiltinOp::andi) || is(code, BuiltinOp::ori)) && width != 0) {
+      if (is_not_of(ids[1], ids[0], width) || is_not_of(ids[0], ids[1], width))
+        return is(code, BuiltinOp::andi) ? 0 : width_mask(width);
+    }
+    return std::nullopt;
+  }
+
+  /// Whether `v` is `arith.xori x, c` or `arith.xori c, x` with `c` an `arith.constant` of all ones.
+  [[nodiscard]] bool is_not_of(ValueId v, ValueId x, unsigned width) const {
+    const ValueData& data = fn_->values[v];
+    if (data.is_block_argument || !is(fn_->ops[data.owner].code, BuiltinOp::xori)) return false;
+    const auto xor_operands = fn_->operands_of(data.owner);
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (xor_operands[i] != x) continue;
+      const ValueData& other = fn_->values[xor_operands[1 - i]];
+      if (other.is_block_argument) continue;
+      const OpData& def = fn_->ops[other.owner];
+      if (is(def.code, BuiltinOp::constant) && (def.imm & width_mask(width)) == width_mask(width)) return true;
+    }
+    return false;
+  }
+
   const OpRegistry* registry_;
 };
 
@@ -113,7 +251,7 @@ class SccpAnalysis {
   template <class Observer = NoObserver>
   SccpAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options = {},
                Observer&& observer = Observer{})
-      : fn_(&fn), graphs_(fn), problem_(fn, registry),
+      : fn_(&fn), graphs_(fn, forwarded_values(fn)), problem_(fn, registry),
         result_(solve_sparse(*graphs_.values, *graphs_.cfg, CfgView::entry(), problem_, options,
                              std::forward<Observer>(observer))) {}
 
@@ -150,7 +288,7 @@ class SccpAnalysis {
 /// What `apply_sccp` changed.
 struct SccpRewriteStats {
   std::size_t values_replaced = 0;    ///< Values replaced by constants.
-  std::size_t ops_erased = 0;         ///< Ops erased after their results were replaced.
+  std::size_t ops_erased = 0;         ///< Ops erased after their results were replaced (or turned into the constant).
   std::size_t branches_folded = 0;    ///< `cf.cond_br` turned into `cf.br`.
 };
 
@@ -160,6 +298,29 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
   Rewriter rewriter(fn);
   const std::size_t block_count = fn.blocks.size();
   const std::size_t op_count = fn.ops.size();
+  // Count what the rewrite adds, so that each array of the function grows once, exactly.
+  {
+    std::size_t new_ops = 0, new_operands = 0, new_successors = 0, new_names = 0;
+    for (BlockId b = 0; b < block_count; ++b) {
+      if (!analysis.executable(b)) continue;
+      const OpId op = fn.terminator(b);
+      if (op != no_index && is(fn.ops[op].code, BuiltinOp::cond_br) &&
+          analysis.constant(fn.operands_of(op)[0])) {
+        ++new_ops;
+        ++new_successors;
+        new_operands += fn.ops[op].operand_count;
+      }
+      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) new_names += analysis.constant(fn.argument(b, i)) ? 1 : 0;
+    }
+    for (OpId op = 0; op < op_count; ++op) {
+      const OpData& o = fn.ops[op];
+      if (o.erased || !analysis.executable(o.block) || is(o.code, BuiltinOp::constant)) continue;
+      if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) continue;  // folded in place
+      for (std::uint32_t r = 0; r < o.result_count; ++r) new_names += analysis.constant(o.result_begin + r) ? 1 : 0;
+    }
+    // Every new constant but the branches' is named, e.g. `c-1234_i32` (16 bytes covers most).
+    rewriter.reserve(new_ops + new_names, new_names, new_operands, new_successors, 16 * new_names);
+  }
   // Branches first, while every operand is still a value the analysis knows.
   for (BlockId b = 0; b < block_count; ++b) {
     const OpId op = fn.terminator(b);
@@ -192,6 +353,16 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
     const OpData o = fn.ops[op];
     if (o.erased || !analysis.executable(o.block)) continue;
     if (o.result_count == 0 || is(o.code, BuiltinOp::constant)) continue;
+    if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) {
+      // The op becomes the constant in place: same result value, name and position, so no new
+      // op, no new value and no use to redirect (the arrays of the function do not grow).
+      const auto c = analysis.constant(o.result_begin);
+      if (!c || !fn.values[o.result_begin].type.is_integer_like()) continue;
+      rewriter.replace_with_constant(op, *c);
+      ++stats.values_replaced;
+      ++stats.ops_erased;
+      continue;
+    }
     bool all_replaced = true;
     for (std::uint32_t r = 0; r < o.result_count; ++r) {
       const ValueId v = o.result_begin + r;

@@ -54,11 +54,11 @@ struct LargeArrayAllocator {
   }
 
   void deallocate(T* p, std::size_t n) noexcept {
-    const std::size_t bytes = n * sizeof(T);
-    if (!is_large(bytes)) {
-      ::operator delete(p, bytes, std::align_val_t{alignof(T)});
+    // Unsized deletes: clang (before 19) does not declare the sized ones by default.
+    if (!is_large(n * sizeof(T))) {
+      ::operator delete(p, std::align_val_t{alignof(T)});
     } else {
-      ::operator delete(p, round_up(bytes), std::align_val_t{huge_page_bytes});
+      ::operator delete(p, std::align_val_t{huge_page_bytes});
     }
   }
 
@@ -69,7 +69,7 @@ struct LargeArrayAllocator {
 
  private:
   [[nodiscard]] static constexpr bool is_large(std::size_t bytes) noexcept { return bytes >= huge_page_bytes; }
-  [[nodiscard]] static constexpr std::size_t round_up(std::size_t bytes) noexcept {
+  [[nodiscard]] static constexpr std::size_t round_up(std::size_t bytes) noexcept {  // whole huge pages
     return (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
   }
 };

@@ -1,0 +1,100 @@
+// Optimal reduce_noise placement at scale (issue 7): the lazy-cut optimizer
+// (`kildall/noisy/lazy_placement.hpp`) on the issue's workloads
+// (`workloads.hpp`): random DAGs of 30 to 10,000 ops and structured kernels
+// at about 1,000 and 10,000 ops, with a 60 s limit, one run each.
+//
+// Counters: ops (add/sub/mul), binaries and rows of the master (ops in a cut,
+// cuts), first_legal_s (greedy, pruned), optimal_s (time of the proof, -1 if
+// none), gap (certified, relative), bound, inserted, greedy, rounds, parts.
+//
+//   noisy_scale_benchmark [--emit-lp=DIR] [benchmark flags]
+// --emit-lp=DIR also writes each program's article formulation (the model of
+// `ilp_placement.hpp`, as `kildall-opt --emit-lp` writes it) to DIR/<case>.lp
+// for `glpsol` (see glpsol_side_by_side.sh).
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <kildall/lp/lp_format.hpp>
+#include <kildall/noisy/greedy.hpp>
+#include <kildall/noisy/ilp_placement.hpp>
+#include <kildall/noisy/lazy_placement.hpp>
+
+#include "workloads.hpp"
+
+namespace {
+
+std::string lp_directory;  // --emit-lp=DIR
+
+void emit_article_lp(const noisy_scale::Program& g, const std::string& name) {
+  if (lp_directory.empty()) return;
+  const auto least = kildall::noisy::check_placement_possible(g, {});
+  kildall::noisy::PlacementModelOptions options;
+  options.max_inserted = kildall::noisy::place_reduce_noise_greedy(g).size();
+  const auto pm = kildall::noisy::build_placement_model(g, {}, least, options);
+  (void)kildall::lp::write_lp_file(pm.model, std::filesystem::path(lp_directory) / (name + ".lp"));
+}
+
+void run(benchmark::State& state, const noisy_scale::Program& g) {
+  kildall::noisy::LazyPlacementOptions options;
+  options.time_limit_seconds = 60.0;
+  kildall::noisy::LazyPlacement<std::size_t> r;
+  for (auto _ : state) r = kildall::noisy::place_reduce_noise_lazy(g, {}, options);
+  const auto& s = r.statistics;
+  state.counters["ops"] = static_cast<double>(s.reducible_ops);
+  state.counters["binaries"] = static_cast<double>(s.binaries);
+  state.counters["rows"] = static_cast<double>(s.cuts);
+  state.counters["first_legal_s"] = s.seconds_first_legal;
+  state.counters["optimal_s"] = r.status == kildall::noisy::PlacementStatus::optimal ? s.seconds_optimal : -1.0;
+  state.counters["gap"] = r.gap;
+  state.counters["bound"] = r.best_bound;
+  state.counters["inserted"] = static_cast<double>(r.reduce_after.size());
+  state.counters["greedy"] = static_cast<double>(r.greedy_count);
+  state.counters["rounds"] = static_cast<double>(s.rounds);
+  state.counters["parts"] = static_cast<double>(s.parts);
+  state.counters["glpk_s"] = s.seconds_in_glpk;
+}
+
+void register_all() {
+  for (const std::size_t ops : {30, 60, 100, 300, 1'000, 3'000, 10'000}) {
+    const std::string name = "random_dag/" + std::to_string(ops);
+    benchmark::RegisterBenchmark(("BM_Lazy/" + name).c_str(), [ops, name](benchmark::State& state) {
+      const auto g = noisy_scale::random_dag(ops, 1);
+      emit_article_lp(g, "random_dag_" + std::to_string(ops));
+      run(state, g);
+    })->Iterations(1)->Unit(benchmark::kMillisecond);
+  }
+  for (const std::size_t ops : {1'000, 10'000}) {
+    for (const auto& w : noisy_scale::structured_workloads(ops)) {
+      const std::string name = w.name + "/" + std::to_string(ops);
+      benchmark::RegisterBenchmark(("BM_Lazy/" + name).c_str(), [w, ops](benchmark::State& state) {
+        const auto g = w.make();
+        emit_article_lp(g, w.name + "_" + std::to_string(ops));
+        run(state, g);
+      })->Iterations(1)->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--emit-lp=", 10) == 0) lp_directory = argv[i] + 10;
+    else rest.push_back(argv[i]);
+  }
+  if (!lp_directory.empty()) std::filesystem::create_directories(lp_directory);
+  int count = static_cast<int>(rest.size());
+  benchmark::Initialize(&count, rest.data());
+  register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

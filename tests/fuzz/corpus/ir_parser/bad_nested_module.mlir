@@ -1,0 +1,7 @@
+module {
+  module {
+    func.func @f() {
+      return
+    }
+  }
+}

@@ -1,0 +1,23 @@
+* comment
+NAME test
+OBJSENSE MAX
+ROWS
+ N cost
+ E e1
+ L l1
+ G g1
+COLUMNS
+ x cost 1 e1 1
+ m1 'MARKER' 'INTORG'
+ y cost 2 l1 1
+ y g1 1
+ m2 'MARKER' 'INTEND'
+RHS
+ rhs e1 4 l1 10
+ rhs g1 1
+RANGES
+ rng e1 -2 l1 3
+BOUNDS
+ UP bnd x 8
+ MI bnd y
+ENDATA

@@ -1,0 +1,273 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <kildall/noisy/ilp_placement.hpp>
+#include <kildall/noisy/lazy_placement.hpp>
+
+#include "noisy_test_support.hpp"
+#include "workloads.hpp"  // benchmarks/noisy_scale: the random DAGs and kernels
+
+using namespace kildall::noisy;
+using noisy_test::add;
+using noisy_test::Dag;
+
+namespace {
+
+// Checks what every result promises: legal (independent oracle), never worse
+// than greedy, a consistent bound and gap, and "optimal" only with bound == count.
+template <class G, class V>
+void check_result(const G& g, const LazyPlacement<V>& r, const std::vector<bool>& mask, bool legal) {
+  CHECK(legal);
+  CHECK(r.reduce_after.size() <= r.greedy_count);
+  CHECK(r.best_bound <= static_cast<double>(r.reduce_after.size()) + 1e-9);
+  if (r.status == PlacementStatus::optimal) {
+    CHECK(r.best_bound == doctest::Approx(static_cast<double>(r.reduce_after.size())));
+    CHECK(r.gap == 0.0);
+  }
+  if (!r.reduce_after.empty()) {
+    CHECK(r.gap == doctest::Approx((static_cast<double>(r.reduce_after.size()) - r.best_bound) /
+                                   static_cast<double>(r.reduce_after.size())));
+  }
+  (void)g;
+  (void)mask;
+}
+
+// The fewest reductions of a legal placement, by exhaustive search over all
+// placements of 0, 1, 2, ... ops (independent oracle `evaluate`), up to
+// `upto` (a count known legal, e.g. greedy's, checked by the oracle too).
+int fewest_by_enumeration(const Dag& g, std::size_t upto) {
+  const auto red = noisy_test::reducible_vertices(g);
+  std::vector<bool> reduced(boost::num_vertices(g), false);
+  for (std::size_t k = 0; k <= std::min(upto, red.size()); ++k) {
+    std::vector<std::size_t> pick(k);
+    for (std::size_t i = 0; i < k; ++i) pick[i] = i;
+    while (true) {
+      std::fill(reduced.begin(), reduced.end(), false);
+      for (const std::size_t i : pick) reduced[red[i]] = true;
+      if (noisy_test::evaluate(g, reduced).legal) return static_cast<int>(k);
+      // next combination
+      std::size_t i = k;
+      while (i > 0 && pick[i - 1] == red.size() - k + i - 1) --i;
+      if (i == 0) break;
+      ++pick[i - 1];
+      for (std::size_t j = i; j < k; ++j) pick[j] = pick[j - 1] + 1;
+    }
+  }
+  return -1;
+}
+
+// The generator's program as a test Dag (same vertices and operands).
+Dag as_dag(const noisy_scale::Program& g) {
+  Dag copy;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
+    std::vector<std::size_t> ops;
+    for (auto [it, end] = boost::in_edges(v, g); it != end; ++it) ops.push_back(boost::source(*it, g));
+    (void)add(copy, g[v].kind, ops);
+  }
+  return copy;
+}
+
+}  // namespace
+
+TEST_CASE("the article's branching example: one reduce_noise, proven optimal") {
+  Dag g;
+  const auto c0 = add(g, NoisyOp::encode);
+  const auto c1 = add(g, NoisyOp::encode);
+  const auto m = add(g, NoisyOp::mul, {c0, c1});
+  std::size_t b = m, c = m;
+  for (int i = 0; i < 4; ++i) {
+    b = add(g, NoisyOp::add, {b, c1});
+    c = add(g, NoisyOp::sub, {c, i == 0 ? c0 : c1});
+  }
+  add(g, NoisyOp::decode, {b});
+  add(g, NoisyOp::decode, {c});
+  const auto r = place_reduce_noise_lazy(g);
+  CHECK(r.status == PlacementStatus::optimal);
+  CHECK(r.reduce_after == std::vector<Dag::vertex_descriptor>{m});
+  CHECK(r.greedy_count == 2);
+}
+
+TEST_CASE("the optimum equals the brute force over all placements (hundreds of random DAGs)") {
+  int improved = 0, checked = 0;
+  for (std::uint32_t seed = 1; seed <= 250; ++seed) {
+    const Dag g = noisy_test::random_program(seed, 3 + seed % 11, seed % 3 == 0 ? 0.45 : 0.25);
+    CAPTURE(seed);
+    const auto best = noisy_test::brute_force(g);
+    if (best.count < 0) {
+      CHECK_THROWS_AS((void)place_reduce_noise_lazy(g), PlacementError);
+      continue;
+    }
+    const auto r = place_reduce_noise_lazy(g);
+    const auto mask = placement_mask(g, r.reduce_after);
+    check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
+    CHECK(r.status == PlacementStatus::optimal);
+    CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
+    improved += static_cast<int>(r.reduce_after.size()) < static_cast<int>(r.greedy_count) ? 1 : 0;
+    ++checked;
+  }
+  MESSAGE(checked << " programs at the brute-force optimum; below greedy on " << improved);
+  CHECK(checked > 150);
+}
+
+TEST_CASE("the issue's random DAGs (8..18 ops): the optimum of an exhaustive search") {
+  for (std::uint32_t seed = 1; seed <= 120; ++seed) {
+    const auto g = noisy_scale::random_dag(8 + seed % 11, seed);
+    CAPTURE(seed);
+    const Dag copy = as_dag(g);
+    const auto r = place_reduce_noise_lazy(g);
+    const auto mask = placement_mask(copy, std::vector<std::size_t>(r.reduce_after.begin(), r.reduce_after.end()));
+    check_result(g, r, mask, noisy_test::evaluate(copy, mask).legal);
+    CHECK(r.status == PlacementStatus::optimal);
+    CHECK(fewest_by_enumeration(copy, r.greedy_count) == static_cast<int>(r.reduce_after.size()));
+  }
+}
+
+TEST_CASE("mid-size programs: the same count as the article's formulation solved to optimality (GLPK)") {
+  int compared = 0;
+  for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+    const auto g = noisy_scale::random_dag(30, seed);
+    CAPTURE(seed);
+    IlpOptions ilp;
+    ilp.prefer_early = false;
+    ilp.time_limit_seconds = 20.0;
+    const auto exact = place_reduce_noise_ilp(g, {}, ilp);
+    const auto r = place_reduce_noise_lazy(g);
+    CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
+    CHECK(r.status == PlacementStatus::optimal);
+    if (exact.outcome != IlpOutcome::optimal) continue;
+    ++compared;
+    CHECK(r.reduce_after.size() == exact.reduce_after.size());
+  }
+  CHECK(compared >= 2);
+  for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+    const Dag g = noisy_test::random_program(seed, 36);
+    IlpOptions ilp;
+    ilp.prefer_early = false;
+    ilp.time_limit_seconds = 20.0;
+    const auto exact = place_reduce_noise_ilp(g, {}, ilp);
+    const auto r = place_reduce_noise_lazy(g);
+    CHECK(r.status == PlacementStatus::optimal);
+    if (exact.outcome == IlpOutcome::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
+  }
+}
+
+TEST_CASE("stopped early (time limit 0, one round): legal, at most greedy, a valid bound, never claimed optimal wrongly") {
+  int not_proven = 0;
+  for (std::uint32_t seed = 1; seed <= 120; ++seed) {
+    const Dag g = noisy_test::random_program(seed, 8 + seed % 6, 0.4);
+    const auto best = noisy_test::brute_force(g);
+    if (best.count < 0) continue;
+    CAPTURE(seed);
+    for (const std::size_t rounds : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+      LazyPlacementOptions options;
+      options.max_rounds = rounds;
+      if (rounds == 0) options.time_limit_seconds = 0.0;
+      const auto r = place_reduce_noise_lazy(g, {}, options);
+      const auto mask = placement_mask(g, r.reduce_after);
+      check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
+      CHECK(r.best_bound <= best.count + 1e-9);  // the bound is a bound
+      if (r.status == PlacementStatus::optimal) CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
+      else ++not_proven;
+    }
+  }
+  CHECK(not_proven > 0);  // the early stops are exercised
+}
+
+TEST_CASE("the structured kernels (small): legal, proven optimal, never worse than greedy") {
+  for (const auto& w : noisy_scale::structured_workloads(300)) {
+    CAPTURE(w.name);
+    const auto g = w.make();
+    LazyPlacementOptions options;
+    options.time_limit_seconds = 20.0;
+    const auto r = place_reduce_noise_lazy(g, {}, options);
+    CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
+    CHECK(r.reduce_after.size() <= r.greedy_count);
+    CHECK(r.status == PlacementStatus::optimal);
+    if (w.name == "dot_product_branchy" || w.name == "box_blur_branchy" || w.name == "matrix_matrix") {
+      options.frontier_states = 0;  // the same optimum from GLPK alone (wide frontiers: 128/256-bit DP states)
+      options.enumerate_up_to = 0;
+      const auto q = place_reduce_noise_lazy(g, {}, options);
+      CHECK(q.status == PlacementStatus::optimal);
+      CHECK(q.reduce_after.size() == r.reduce_after.size());
+      CHECK(q.statistics.dp_solves == 0);
+    }
+  }
+}
+
+TEST_CASE("every master solver and switch gives the same optimum (enumeration, frontier DP, GLPK; parts or not)") {
+  for (std::uint32_t seed = 1; seed <= 16; ++seed) {
+    const auto g = noisy_scale::random_dag(60 + 10 * (seed % 4), seed);
+    CAPTURE(seed);
+    const auto r = place_reduce_noise_lazy(g);
+    LazyPlacementOptions glpk_only;  // one GLPK model, no local search, one cut per violation
+    glpk_only.decompose = false;
+    glpk_only.local_search = false;
+    glpk_only.enumerate_up_to = 0;
+    glpk_only.frontier_states = 0;
+    glpk_only.two_cuts_per_violation = false;
+    LazyPlacementOptions dp_only;  // parts by the frontier DP only
+    dp_only.enumerate_up_to = 0;
+    LazyPlacementOptions parts_glpk;  // parts by GLPK only
+    parts_glpk.frontier_states = 0;
+    parts_glpk.enumerate_up_to = 0;
+    CHECK(r.status == PlacementStatus::optimal);
+    for (const auto& options : {glpk_only, dp_only, parts_glpk}) {
+      const auto q = place_reduce_noise_lazy(g, {}, options);
+      CHECK(q.status == PlacementStatus::optimal);
+      CHECK(r.reduce_after.size() == q.reduce_after.size());
+      CHECK(verify_noise(g, {}, placement_mask(g, q.reduce_after)).empty());
+    }
+    const auto glpk_run = place_reduce_noise_lazy(g, {}, glpk_only);
+    const auto dp_run = place_reduce_noise_lazy(g, {}, dp_only);
+    CHECK(glpk_run.statistics.dp_solves == 0);
+    CHECK(dp_run.statistics.mip_solves + dp_run.statistics.dp_solves > 0);
+  }
+}
+
+TEST_CASE("loops: a join fed back from the loop body is placed legally and optimally") {
+  // j = join(a, x); x = mul(j, a) + chain: must reduce inside the loop.
+  Dag g;
+  const auto a = add(g, NoisyOp::encode);
+  const auto j = add(g, NoisyOp::join, {a});
+  const auto x = add(g, NoisyOp::mul, {j, a});
+  const auto y = add(g, NoisyOp::add, {x, a});
+  boost::add_edge(y, j, g);
+  add(g, NoisyOp::decode, {y});
+  const auto r = place_reduce_noise_lazy(g);
+  CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
+  CHECK(r.reduce_after.size() == 1);
+  CHECK(r.status == PlacementStatus::optimal);
+}
+
+TEST_CASE("no placement can help: PlacementError names the op") {
+  Dag g;
+  const auto a = add(g, NoisyOp::encode);
+  const auto m = add(g, NoisyOp::mul, {a, a});
+  NoiseParameters p;
+  p.maximum = 20;
+  try {
+    (void)place_reduce_noise_lazy(g, p);
+    FAIL("expected a PlacementError");
+  } catch (const PlacementError& e) {
+    CHECK(e.vertex_index() == m);
+  }
+}
+
+TEST_CASE("progress is reported every round, with a bound that never decreases") {
+  const auto g = noisy_scale::random_dag(200, 3);
+  std::vector<LazyProgress> reports;
+  LazyPlacementOptions options;
+  options.progress = [&](const LazyProgress& p) { reports.push_back(p); };
+  const auto r = place_reduce_noise_lazy(g, {}, options);
+  REQUIRE(!reports.empty());
+  for (std::size_t k = 1; k < reports.size(); ++k) {
+    CHECK(reports[k].bound >= reports[k - 1].bound);
+    CHECK(reports[k].incumbent <= reports[k - 1].incumbent);
+  }
+  CHECK(r.statistics.rounds >= reports.size());
+  CHECK(r.statistics.cuts == reports.back().cuts);
+  CHECK(r.status == PlacementStatus::optimal);
+}
