@@ -7,6 +7,7 @@
 #
 #   scripts/fuzz.sh [seconds-per-target]      (default 20)
 #   KILDALL_FUZZ_TARGETS="ir_parser solver" scripts/fuzz.sh 60   (a subset)
+#   KILDALL_FUZZ_SEED=1 scripts/fuzz.sh 10   (libFuzzer's random seed fixed, as CI runs it)
 #
 # Prints, per target: executions, executions per second and the final corpus
 # size. Reproduce a crash with `build/fuzz/tests/fuzz/fuzz_<target> <file>`
@@ -38,6 +39,7 @@ for t in "${targets[@]}"; do
   cp tests/fuzz/corpus/"$t"/* "$dir/corpus/"
   result=ok
   if ! "build/fuzz/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -max_len=4096 \
+      ${KILDALL_FUZZ_SEED:+-seed="$KILDALL_FUZZ_SEED"} \
       -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" > "$dir/log.txt" 2>&1; then
     result="FAILED (see $dir/log.txt)"
     failed+=("$t")
