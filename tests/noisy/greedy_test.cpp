@@ -5,34 +5,16 @@
 
 #include <kildall/noisy/greedy.hpp>
 
+#include "article_programs.hpp"
 #include "noisy_test_support.hpp"
 
 using namespace kildall::noisy;
 using noisy_test::add;
 using noisy_test::Dag;
 
-namespace {
-
-// The article's test_single_insertion_branching as a DAG; returns the mul.
-std::size_t branching(Dag& g) {
-  const auto c0 = add(g, NoisyOp::encode);
-  const auto c1 = add(g, NoisyOp::encode);
-  const auto m = add(g, NoisyOp::mul, {c0, c1});
-  std::size_t b = m, c = m;
-  for (int i = 0; i < 4; ++i) {
-    b = add(g, NoisyOp::add, {b, c1});
-    c = add(g, NoisyOp::sub, {c, i == 0 ? c0 : c1});
-  }
-  add(g, NoisyOp::decode, {b});
-  add(g, NoisyOp::decode, {c});
-  return m;
-}
-
-}  // namespace
-
 TEST_CASE("greedy on the article's branching example reduces each branch: 2 where 1 suffices") {
   Dag g;
-  (void)branching(g);
+  (void)noisy_test::article_branching(g);
   const auto placement = place_reduce_noise_greedy(g);
   CHECK(placement.size() == 2);
   CHECK(noisy_test::brute_force(g).count == 1);

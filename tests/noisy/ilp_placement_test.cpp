@@ -9,6 +9,7 @@
 #include <kildall/lp/lp_format.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
 
+#include "article_programs.hpp"
 #include "noisy_test_support.hpp"
 
 using namespace kildall;
@@ -17,20 +18,6 @@ using noisy_test::add;
 using noisy_test::Dag;
 
 namespace {
-
-std::size_t branching(Dag& g) {
-  const auto c0 = add(g, NoisyOp::encode);
-  const auto c1 = add(g, NoisyOp::encode);
-  const auto m = add(g, NoisyOp::mul, {c0, c1});
-  std::size_t b = m, c = m;
-  for (int i = 0; i < 4; ++i) {
-    b = add(g, NoisyOp::add, {b, c1});
-    c = add(g, NoisyOp::sub, {c, i == 0 ? c0 : c1});
-  }
-  add(g, NoisyOp::decode, {b});
-  add(g, NoisyOp::decode, {c});
-  return m;
-}
 
 // The article's own model for a chain of adds, with its auxiliaries Z weighted
 // into the objective (Σ reduce + weight · Σ Z): the pitfall the library avoids.
@@ -65,7 +52,7 @@ int article_weighted_inserts(const Dag& g, double weight) {
 
 TEST_CASE("the article's branching example gets exactly one reduce_noise, right after the mul") {
   Dag g;
-  const auto m = branching(g);
+  const auto m = noisy_test::article_branching(g);
   const auto r = place_reduce_noise_ilp(g);
   CHECK(r.outcome == IlpOutcome::optimal);
   CHECK(r.reduce_after == std::vector<std::size_t>{m});
@@ -128,7 +115,7 @@ TEST_CASE("optimal count and tie-break equal the brute force over all placements
 
 TEST_CASE("without the tie-break level only the count is optimal") {
   Dag g;
-  (void)branching(g);
+  (void)noisy_test::article_branching(g);
   IlpOptions options;
   options.prefer_early = false;
   const auto r = place_reduce_noise_ilp(g, {}, options);
@@ -166,7 +153,7 @@ TEST_CASE("an infeasible maximum names the op") {
 
 TEST_CASE("a zero time limit falls back to greedy and says why") {
   Dag g;
-  (void)branching(g);
+  (void)noisy_test::article_branching(g);
   IlpOptions options;
   options.time_limit_seconds = 0.0;
   const auto r = place_reduce_noise_ilp(g, {}, options);
@@ -178,7 +165,7 @@ TEST_CASE("a zero time limit falls back to greedy and says why") {
 
 TEST_CASE("the model: tight bounds, one binary per reducible op, an LP file glpk reads back") {
   Dag g;
-  (void)branching(g);
+  (void)noisy_test::article_branching(g);
   const auto least = check_placement_possible(g, {});
   const auto pm = build_placement_model(g, {}, least);
   CHECK(pm.reducible.size() == 9);  // 1 mul + 4 adds + 4 subs
@@ -202,7 +189,7 @@ TEST_CASE("the model: tight bounds, one binary per reducible op, an LP file glpk
 TEST_CASE("placement_point completes the greedy placement into a point the independent check accepts") {
   for (const MaxEncoding encoding : {MaxEncoding::exact, MaxEncoding::upper_bound}) {
     Dag g;
-    (void)branching(g);
+    (void)noisy_test::article_branching(g);
     const auto least = check_placement_possible(g, {});
     PlacementModelOptions options;
     options.max_encoding = encoding;

@@ -7,6 +7,7 @@
 #include <kildall/noisy/ilp_placement.hpp>
 #include <kildall/noisy/lazy_placement.hpp>
 
+#include "article_programs.hpp"
 #include "noisy_test_support.hpp"
 #include "workloads.hpp"  // benchmarks/noisy_scale: the random DAGs and kernels
 
@@ -74,16 +75,7 @@ Dag as_dag(const noisy_scale::Program& g) {
 
 TEST_CASE("the article's branching example: one reduce_noise, proven optimal") {
   Dag g;
-  const auto c0 = add(g, NoisyOp::encode);
-  const auto c1 = add(g, NoisyOp::encode);
-  const auto m = add(g, NoisyOp::mul, {c0, c1});
-  std::size_t b = m, c = m;
-  for (int i = 0; i < 4; ++i) {
-    b = add(g, NoisyOp::add, {b, c1});
-    c = add(g, NoisyOp::sub, {c, i == 0 ? c0 : c1});
-  }
-  add(g, NoisyOp::decode, {b});
-  add(g, NoisyOp::decode, {c});
+  const auto m = noisy_test::article_branching(g);
   const auto r = place_reduce_noise_lazy(g);
   CHECK(r.status == PlacementStatus::optimal);
   CHECK(r.reduce_after == std::vector<Dag::vertex_descriptor>{m});
