@@ -103,15 +103,24 @@ class BlockGraph {
   llvm::DenseMap<mlir::Block*, std::uint32_t> index_;
 };
 
-/// Iterates the successor edges of one block (reads the terminator's successor list).
-class SuccessorEdgeIterator {
- public:
-  using value_type = BlockEdge;                        ///< Yielded type.
+/// The member types every edge iterator below declares: it yields `Edge`
+/// values (prvalues, so an input iterator to C++17 code) and is multi-pass (a
+/// forward iterator to C++20 code).
+template <class Edge>
+struct EdgeIteratorTypes {
+  using value_type = Edge;                             ///< Yielded type.
   using difference_type = std::ptrdiff_t;              ///< Distance type.
-  using reference = BlockEdge;                         ///< Yields by value.
+  using reference = Edge;                              ///< Yields by value.
   using pointer = void;                                ///< No pointers.
   using iterator_category = std::input_iterator_tag;   ///< C++17 view: yields prvalues.
   using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
+  /// No state: lets the iterators default their `operator==`.
+  friend bool operator==(const EdgeIteratorTypes&, const EdgeIteratorTypes&) = default;
+};
+
+/// Iterates the successor edges of one block (reads the terminator's successor list).
+class SuccessorEdgeIterator : public EdgeIteratorTypes<BlockEdge> {
+ public:
   /// A singular iterator.
   SuccessorEdgeIterator() = default;
   /// At successor slot `slot` of `block`.
@@ -138,14 +147,8 @@ class SuccessorEdgeIterator {
 };
 
 /// Iterates the edges into one block (reads the block's use list: one `BlockOperand` per branch slot).
-class PredecessorEdgeIterator {
+class PredecessorEdgeIterator : public EdgeIteratorTypes<BlockEdge> {
  public:
-  using value_type = BlockEdge;                        ///< Yielded type.
-  using difference_type = std::ptrdiff_t;              ///< Distance type.
-  using reference = BlockEdge;                         ///< Yields by value.
-  using pointer = void;                                ///< No pointers.
-  using iterator_category = std::input_iterator_tag;   ///< C++17 view: yields prvalues.
-  using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
   /// A singular iterator.
   PredecessorEdgeIterator() = default;
   /// At use `use` of `block`.
@@ -294,14 +297,8 @@ class ValueGraph {
 /// Iterates the out-edges of one value: walks its use list; a use by an op of the region
 /// yields one edge per result of the op, or one edge to the block argument when the op is a
 /// branch forwarding the value; uses by ops elsewhere (nested regions) yield none.
-class UseEdgeIterator {
+class UseEdgeIterator : public EdgeIteratorTypes<ValueEdge> {
  public:
-  using value_type = ValueEdge;                        ///< Yielded type.
-  using difference_type = std::ptrdiff_t;              ///< Distance type.
-  using reference = ValueEdge;                         ///< Yields by value.
-  using pointer = void;                                ///< No pointers.
-  using iterator_category = std::input_iterator_tag;   ///< C++17 view: yields prvalues.
-  using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
   /// A singular iterator.
   UseEdgeIterator() = default;
   /// At use `use` of a value of `region` (`end` ends the walk).
@@ -363,14 +360,8 @@ class UseEdgeIterator {
 /// Iterates the in-edges of one value, in operand order: for an op result, the op's operands
 /// (except those a branch forwards to its successors); for a block argument, the operand each
 /// branch into the block forwards to it.
-class DefinitionEdgeIterator {
+class DefinitionEdgeIterator : public EdgeIteratorTypes<ValueEdge> {
  public:
-  using value_type = ValueEdge;                        ///< Yielded type.
-  using difference_type = std::ptrdiff_t;              ///< Distance type.
-  using reference = ValueEdge;                         ///< Yields by value.
-  using pointer = void;                                ///< No pointers.
-  using iterator_category = std::input_iterator_tag;   ///< C++17 view: yields prvalues.
-  using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
   /// A singular iterator.
   DefinitionEdgeIterator() = default;
   /// At operand `operand` of the op defining result `target` (`end`: past its last operand).
