@@ -1,5 +1,7 @@
 #include <kildall/graph/concepts.hpp>
 
+#include <kildall/graph/boost.hpp>  // Boost's vertex_index property (ListGraph)
+
 #include <doctest/doctest.h>
 
 #include <boost/graph/adjacency_list.hpp>

@@ -164,7 +164,7 @@ std::pair<std::vector<std::size_t>::const_iterator, std::vector<std::size_t>::co
   return {vs.begin(), vs.end()};
 }
 std::size_t num_vertices(const BrokenIndexGraph& g) { return g.n; }
-std::size_t get(boost::vertex_index_t, const BrokenIndexGraph&, std::size_t v) { return v == 1 ? 7 : v; }
+std::size_t vertex_index_of(kildall::vertex_index_tag, const BrokenIndexGraph&, std::size_t v) { return v == 1 ? 7 : v; }
 }  // namespace
 
 TEST_CASE("an adapter whose vertex_index is out of range gets a clear error, not a crash") {

@@ -3,6 +3,7 @@
 // chains, cycles) and the same edges as a Boost adjacency_list (the oracle
 // side) or as an archetype (the minimal side).
 
+#include <kildall/graph/boost.hpp>
 #include <kildall/graph/concepts.hpp>
 
 #include <boost/graph/adjacency_list.hpp>

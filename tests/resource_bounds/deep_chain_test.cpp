@@ -1,11 +1,12 @@
 // Resource bounds of the reference IR pipeline: a CFG that is one chain of N
 // blocks (dominator tree of depth N, N-deep reverse post-order, a def-use chain
-// through N block arguments) and a single block holding an N-op def-use chain
+// through N block arguments), the same chain with every block also branching
+// to one shared exit (a block with N predecessors), and a single block holding an N-op def-use chain
 // go through parse, verify (dominance), print, the interpreter, SCCP and the
 // integer-range analysis with their rewrites. Nothing may recurse along the
 // input, so this must not overflow the stack for N = 1M.
 //
-// N defaults to KILDALL_DEEP_CHAIN_DEFAULT_SIZE (set by CMake: 1M, smaller in
+// N defaults to KILDALL_DEEP_CHAIN_DEFAULT_SIZE (set by CMake: 200k, smaller in
 // sanitizer builds) and can be overridden at run time with the environment
 // variable KILDALL_DEEP_CHAIN_SIZE. Oracles: the chains compute N-1 and N by
 // construction; the interpreter must return that, SCCP and the ranges must
@@ -34,9 +35,12 @@ std::uint32_t chain_size() {
 /// `@blocks`: blocks ^bb1..^bbN in a chain; ^bbK receives K-1, adds one and
 /// branches to ^bbK+1 with a `cf.cond_br` whose condition (the count is at most
 /// N-1) always holds: its false edge, also to ^bbK+1, passes the old count and
-/// is never taken. Returns N-1. (Both edges go to the next block so that the
-/// dominator tree stays a chain: a shared exit block with N predecessors would
-/// make Cooper-Harvey-Kennedy's intersections quadratic, see docs/reliability.md.)
+/// is never taken. Returns N-1. Both edges go to the next block, so the
+/// dominator tree is a chain of depth N.
+/// `@exits`: the same chain, but each false edge leaves to one shared ^exit
+/// block, which so has N predecessors (a join as wide as the input is deep;
+/// dominators by Cooper-Harvey-Kennedy's intersections were quadratic on it,
+/// Semi-NCA is not). Returns N-1 through ^exit.
 /// `@ops`: one block, %v1 = 0 + 1, ..., %vN = %vN-1 + 1. Returns N.
 std::string chain_program(std::uint32_t n) {
   std::string text;
@@ -53,6 +57,17 @@ std::string chain_program(std::uint32_t n) {
   }
   text += "^bb" + std::to_string(n) + "(%x" + std::to_string(n) + ": i32):\n  return %x" + std::to_string(n) +
           " : i32\n}\n";
+  text += "func.func @exits() -> i32 {\n  %one = arith.constant 1 : i32\n  %zero = arith.constant 0 : i32\n";
+  text += "  %last = arith.constant " + std::to_string(n - 1) + " : i32\n  cf.br ^bb1(%zero : i32)\n";
+  for (std::uint32_t k = 1; k < n; ++k) {
+    const std::string ks = std::to_string(k);
+    text += "^bb" + ks + "(%x" + ks + ": i32):\n";
+    text += "  %y" + ks + " = arith.addi %x" + ks + ", %one : i32\n";
+    text += "  %p" + ks + " = arith.cmpi sle, %y" + ks + ", %last : i32\n";
+    text += "  cf.cond_br %p" + ks + ", ^bb" + std::to_string(k + 1) + "(%y" + ks + " : i32), ^exit(%x" + ks + " : i32)\n";
+  }
+  text += "^bb" + std::to_string(n) + "(%x" + std::to_string(n) + ": i32):\n  cf.br ^exit(%x" + std::to_string(n) +
+          " : i32)\n^exit(%r: i32):\n  return %r : i32\n}\n";
   text += "func.func @ops() -> i32 {\n  %one = arith.constant 1 : i32\n  %v0 = arith.constant 0 : i32\n";
   for (std::uint32_t k = 1; k <= n; ++k)
     text += "  %v" + std::to_string(k) + " = arith.addi %v" + std::to_string(k - 1) + ", %one : i32\n";
@@ -79,10 +94,12 @@ TEST_CASE("a chain as deep as the input goes through every phase without recursi
   MESSAGE("chain size N = " << n);
   const OpRegistry registry;
   const Module original = parse_and_verify(chain_program(n), registry, "chain.mlir");
-  REQUIRE(original.functions.size() == 2);
+  REQUIRE(original.functions.size() == 3);
   const Function& blocks = original.functions[0];
-  const Function& ops = original.functions[1];
+  const Function& exits = original.functions[1];
+  const Function& ops = original.functions[2];
   REQUIRE(blocks.blocks.size() == std::size_t{n} + 1);  // entry, ^bb1..^bbN
+  REQUIRE(exits.blocks.size() == std::size_t{n} + 2);   // entry, ^bb1..^bbN, ^exit
   REQUIRE(ops.ops.size() == std::size_t{n} + 3);
 
   {  // print and re-parse give the same module text
@@ -94,6 +111,7 @@ TEST_CASE("a chain as deep as the input goes through every phase without recursi
   const std::uint64_t mask32 = 0xffff'ffffu;
   {  // the interpreter follows both chains (explicit frames, no host recursion)
     CHECK(run(original, "blocks", n) == ((n - 1) & mask32));
+    CHECK(run(original, "exits", n) == ((n - 1) & mask32));
     CHECK(run(original, "ops", n) == (n & mask32));
   }
 
@@ -105,12 +123,13 @@ TEST_CASE("a chain as deep as the input goes through every phase without recursi
       const auto last = static_cast<BlockId>(fn.blocks.size() - 1);
       const auto constant = analysis.constant(returned_value(fn, last));
       REQUIRE(constant.has_value());
-      CHECK(*constant == (fn.name == "blocks" ? n - 1 : n));
+      CHECK(*constant == (fn.name == "ops" ? n : n - 1));
       const SccpRewriteStats stats = apply_sccp(fn, analysis);
       CHECK(stats.values_replaced >= n);
     }
     verify(rewritten);
     CHECK(run(rewritten, "blocks", n) == ((n - 1) & mask32));
+    CHECK(run(rewritten, "exits", n) == ((n - 1) & mask32));
     CHECK(run(rewritten, "ops", n) == (n & mask32));
   }
 
@@ -123,12 +142,13 @@ TEST_CASE("a chain as deep as the input goes through every phase without recursi
       const kildall::Interval* range = analysis.lookup(returned_value(fn, last));
       REQUIRE(range != nullptr);
       REQUIRE(range->unsigned_constant().has_value());
-      CHECK(*range->unsigned_constant() == (fn.name == "blocks" ? n - 1 : n));
+      CHECK(*range->unsigned_constant() == (fn.name == "ops" ? n : n - 1));
       const std::size_t folded = apply_int_range_optimizations(fn, analysis);
-      CHECK(folded == (fn.name == "blocks" ? n - 1 : 0));
+      CHECK(folded == (fn.name == "ops" ? 0 : n - 1));
     }
     verify(rewritten);
     CHECK(run(rewritten, "blocks", n) == ((n - 1) & mask32));
+    CHECK(run(rewritten, "exits", n) == ((n - 1) & mask32));
     CHECK(run(rewritten, "ops", n) == (n & mask32));
   }
 }

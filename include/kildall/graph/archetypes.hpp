@@ -30,8 +30,7 @@
 #include <utility>
 #include <vector>
 
-#include <boost/graph/graph_traits.hpp>
-#include <boost/graph/properties.hpp>
+#include <kildall/graph/concepts.hpp>
 
 namespace kildall::archetypes {
 
@@ -152,7 +151,7 @@ struct capabilities {
   bool forward = false;      ///< `out_edges(v, g)`, `target(e, g)`
   bool backward = false;     ///< `in_edges(v, g)`, `source(e, g)`
   bool vertex_list = false;  ///< `vertices(g)`, `num_vertices(g)`
-  bool indexed = false;      ///< `get(boost::vertex_index, g, v)`
+  bool indexed = false;      ///< `vertex_index_of(kildall::vertex_index_tag, g, v)`
 };
 
 /// A graph offering exactly the operations in `Caps`, built from an edge list
@@ -235,8 +234,8 @@ class graph {
   {
     return g.storage_.vertex_count;
   }
-  /// IndexedGraph: the dense index of `v`, Boost.Graph's way.
-  [[nodiscard]] friend std::size_t get(boost::vertex_index_t, const graph& g, const vertex& v)
+  /// IndexedGraph: the dense index of `v`, through kildall's vertex-index hook.
+  [[nodiscard]] friend std::size_t vertex_index_of(vertex_index_tag, const graph& g, const vertex& v)
     requires(Caps.indexed)
   {
     (void)g;

@@ -3,9 +3,9 @@
 /// Graph concepts: what a solver needs of a graph, in Boost.Graph's vocabulary.
 ///
 /// kildall never asks a graph to inherit from anything. A type is a graph when
-/// `boost::graph_traits<G>` names its `vertex_descriptor` and
-/// `edge_descriptor`, and the Boost.Graph free functions below are found by
-/// argument-dependent lookup:
+/// it names its `vertex_descriptor` and `edge_descriptor` (as member types,
+/// or through a `boost::graph_traits` specialization), and the Boost.Graph
+/// free functions below are found by argument-dependent lookup:
 ///
 ///   ForwardGraph    out_edges(v, g) -> pair of iterators over edges, target(e, g)
 ///   BackwardGraph   in_edges(v, g)  -> pair of iterators over edges, source(e, g)
@@ -19,26 +19,76 @@
 /// Boost's own IncidenceGraph/VertexListGraph (no degree functions, no
 /// traversal category), so archetypes (`kildall/graph/archetypes.hpp`) can be
 /// truly minimal.
+///
+/// This header includes no Boost header: parsing Boost's graph vocabulary
+/// costs about a second per translation unit. `boost::graph_traits` is only
+/// declared here, so a user graph can specialize it without Boost installed.
+/// Graphs whose dense index comes from Boost's `vertex_index` property
+/// (`get(boost::vertex_index, g, v)`, e.g. an `adjacency_list` with `listS`
+/// vertex storage) need `<kildall/graph/boost.hpp>`, which this header
+/// includes by itself when Boost's `properties.hpp` was included before it.
 
 #include <concepts>
 #include <cstddef>
 #include <iterator>
-#include <ranges>
 #include <type_traits>
 #include <utility>
 
-#include <boost/graph/graph_traits.hpp>
-#include <boost/graph/properties.hpp>
+namespace boost {
+/// Boost.Graph's traits class, declared (not defined) so that graphs can
+/// specialize it without including Boost; `<boost/graph/graph_traits.hpp>`
+/// defines the primary template later, and the two declarations agree.
+template <typename G>
+struct graph_traits;
+}  // namespace boost
 
 namespace kildall {
 
+namespace detail {
+
+template <class G>
+concept HasMemberDescriptors = requires {
+  typename G::vertex_descriptor;
+  typename G::edge_descriptor;
+};
+
+template <class G>
+concept HasTraitsDescriptors = requires {
+  typename boost::graph_traits<G>::vertex_descriptor;
+  typename boost::graph_traits<G>::edge_descriptor;
+};
+
+/// The descriptor types of `G`: its member types when it has them (every
+/// Boost.Graph graph, where they agree with `boost::graph_traits`), otherwise
+/// its `boost::graph_traits` specialization. Member types are asked first so
+/// that Boost's primary `graph_traits` (not SFINAE-friendly) is never
+/// instantiated for a graph that does not need it. Not a graph: no members.
+template <class G>
+struct graph_types {};
+
+template <class G>
+  requires HasMemberDescriptors<G>
+struct graph_types<G> {
+  using vertex = typename G::vertex_descriptor;  ///< the vertex handle
+  using edge = typename G::edge_descriptor;      ///< the edge handle
+};
+
+template <class G>
+  requires(!HasMemberDescriptors<G> && HasTraitsDescriptors<G>)
+struct graph_types<G> {
+  using vertex = typename boost::graph_traits<G>::vertex_descriptor;  ///< the vertex handle
+  using edge = typename boost::graph_traits<G>::edge_descriptor;      ///< the edge handle
+};
+
+}  // namespace detail
+
 /// The vertex (node) handle type of graph `G`.
 template <class G>
-using vertex_t = typename boost::graph_traits<G>::vertex_descriptor;
+using vertex_t = typename detail::graph_types<G>::vertex;
 
 /// The edge handle type of graph `G`.
 template <class G>
-using edge_t = typename boost::graph_traits<G>::edge_descriptor;
+using edge_t = typename detail::graph_types<G>::edge;
 
 namespace detail {
 
@@ -98,20 +148,30 @@ concept VertexListGraph = Graph<G> && requires(const G& g) {
   { num_vertices(g) } -> std::convertible_to<std::size_t>;
 };
 
+/// The key of kildall's own vertex-index hook. A graph whose vertex
+/// descriptors are not their own dense index gives one with a free function
+/// found by argument-dependent lookup,
+/// `std::size_t vertex_index_of(kildall::vertex_index_tag, const G& g, vertex_t<G> v)`:
+/// Boost.Graph's `get(vertex_index, g, v)` under a name of kildall's own, so
+/// that no Boost header is needed (Boost's `get` templates accept any key
+/// and fail hard on a foreign one). `<kildall/graph/boost.hpp>` answers this
+/// hook with Boost's property for every graph that has one.
+struct vertex_index_tag {};
+
 namespace detail {
 
 template <class G>
-concept HasBoostVertexIndex = requires(const G& g, vertex_t<G> v) {
-  { get(boost::vertex_index, g, v) } -> std::convertible_to<std::size_t>;
+concept HasVertexIndexHook = requires(const G& g, vertex_t<G> v) {
+  { vertex_index_of(vertex_index_tag{}, g, v) } -> std::convertible_to<std::size_t>;
 };
 
 /// Customization point behind `kildall::vertex_index`.
 struct VertexIndexFn {
   template <class G>
-    requires HasBoostVertexIndex<G> || std::integral<vertex_t<G>>
+    requires HasVertexIndexHook<G> || std::integral<vertex_t<G>>
   [[nodiscard]] constexpr std::size_t operator()(const G& g, const vertex_t<G>& v) const {
-    if constexpr (HasBoostVertexIndex<G>) {
-      return static_cast<std::size_t>(get(boost::vertex_index, g, v));
+    if constexpr (HasVertexIndexHook<G>) {
+      return static_cast<std::size_t>(vertex_index_of(vertex_index_tag{}, g, v));
     } else {
       (void)g;
       return static_cast<std::size_t>(v);
@@ -122,10 +182,11 @@ struct VertexIndexFn {
 }  // namespace detail
 
 /// The dense index of vertex `v` in `[0, num_vertices(g))`, so solvers keep
-/// per-vertex state in vectors rather than hash maps. Uses Boost's
-/// `get(boost::vertex_index, g, v)` when it is found by ADL (every Boost.Graph
-/// graph with an index map; a user graph may define its own); otherwise an
-/// integral vertex descriptor is its own index.
+/// per-vertex state in vectors rather than hash maps. Uses the graph's
+/// `vertex_index_of(kildall::vertex_index_tag, g, v)` when argument-dependent
+/// lookup finds one (with `<kildall/graph/boost.hpp>`, Boost's
+/// `get(boost::vertex_index, g, v)` for every Boost.Graph graph with an index
+/// map); otherwise an integral vertex descriptor is its own index.
 inline constexpr detail::VertexIndexFn vertex_index{};
 
 /// Vertices can be enumerated and each has a dense index.
@@ -171,3 +232,8 @@ template <VertexListGraph G>
 }
 
 }  // namespace kildall
+
+// Boost's property vocabulary is already here: bridge it (see the file comment).
+#if defined(BOOST_GRAPH_PROPERTIES_HPP)
+#include <kildall/graph/boost.hpp>
+#endif

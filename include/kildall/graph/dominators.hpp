@@ -33,14 +33,14 @@
 
 namespace kildall {
 
-/// The dominator tree of the vertices reachable from an entry vertex. Vertices
-/// are referred to by `kildall::vertex_index`. Vertex `a` dominates `b` when
-/// every path from the entry to `b` passes through `a` (every vertex dominates
-/// itself); the immediate dominator of `b` is its closest strict dominator.
 namespace detail {
 struct DominatorTreeBuilder;
 }  // namespace detail
 
+/// The dominator tree of the vertices reachable from an entry vertex. Vertices
+/// are referred to by `kildall::vertex_index`. Vertex `a` dominates `b` when
+/// every path from the entry to `b` passes through `a` (every vertex dominates
+/// itself); the immediate dominator of `b` is its closest strict dominator.
 template <class Vertex>
 class DominatorTree {
  public:

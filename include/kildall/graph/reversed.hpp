@@ -77,8 +77,8 @@ class Reversed {
   {
     return num_vertices(*r.graph_);
   }
-  /// IndexedGraph: the index of `v` in `G` (Boost's `get(vertex_index, g, v)`).
-  [[nodiscard]] friend std::size_t get(boost::vertex_index_t, const Reversed& r, const vertex_t<G>& v)
+  /// IndexedGraph: the index of `v` in `G` (kildall's vertex-index hook).
+  [[nodiscard]] friend std::size_t vertex_index_of(vertex_index_tag, const Reversed& r, const vertex_t<G>& v)
     requires IndexedGraph<G>
   {
     return kildall::vertex_index(*r.graph_, v);

@@ -31,12 +31,12 @@
 
 namespace kildall {
 
-/// A weak topological order of the vertices of a graph `G` reachable from
-/// some roots. Positions are indices into `order()`.
 namespace detail {
 struct WtoBuilder;
 }  // namespace detail
 
+/// A weak topological order of the vertices of a graph `G` reachable from
+/// some roots. Positions are indices into `order()`.
 template <ForwardAnalysisGraph G>
 class WeakTopologicalOrder {
  public:

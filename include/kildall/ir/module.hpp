@@ -160,8 +160,9 @@ struct Function {
     const ValueData& v = values[value];
     return v.is_block_argument ? v.owner : ops[v.owner].block;
   }
-  /// The ops of `block` in order (a forward range over `OpId`).
+  /// A forward range over the `OpId`s of one block, in order.
   class BlockOps;
+  /// The ops of `block` in order (a forward range over `OpId`).
   [[nodiscard]] BlockOps ops_of(BlockId block) const;
 };
 

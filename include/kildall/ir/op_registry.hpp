@@ -55,7 +55,7 @@ enum class OpFormat : std::uint8_t {
   branch,       ///< `cf.br ^bb(%x : T)`.
   cond_branch,  ///< `cf.cond_br %c, ^bb1(...), ^bb2(...)`.
   return_op,    ///< `func.return %a, %b : T1, T2` (or no operands).
-  call,         ///< `func.call @f(%a) : (T) -> R`.
+  call,         ///< `func.call @callee(%a) : (T) -> R`.
 };
 
 /// What the interpreter reports for one op.

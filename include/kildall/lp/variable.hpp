@@ -67,9 +67,11 @@ struct VarInfo {
 
 }  // namespace kildall::lp
 
+namespace std {
+
 /// Handle equality for containers (`Var` itself has no `operator==`, see Var).
 template <>
-struct std::equal_to<kildall::lp::Var> {
+struct equal_to<kildall::lp::Var> {
   /// True when both handles have the same index.
   [[nodiscard]] constexpr bool operator()(kildall::lp::Var a, kildall::lp::Var b) const noexcept {
     return a.index() == b.index();
@@ -78,9 +80,11 @@ struct std::equal_to<kildall::lp::Var> {
 
 /// Hash of a variable handle (so `Var` can key unordered containers).
 template <>
-struct std::hash<kildall::lp::Var> {
+struct hash<kildall::lp::Var> {
   /// Hash of the index.
   [[nodiscard]] std::size_t operator()(kildall::lp::Var v) const noexcept {
     return std::hash<std::uint32_t>{}(v.index());
   }
 };
+
+}  // namespace std

@@ -249,7 +249,8 @@ template <class O = NoObserver>
   return data.is_block_argument ? fn.blocks[data.owner].loc : fn.ops[data.owner].loc;
 }
 
-/// `'<op name>' op ` for the op defining `v` (MLIR's diagnostic prefix).
+/// MLIR's diagnostic prefix for the op defining `v`: its quoted name and
+/// ` op `, e.g. `'noisy.add' op `.
 [[nodiscard]] inline std::string op_prefix(const ir::Module& module, const ir::Function& fn, ir::ValueId v) {
   const ir::ValueData& data = fn.values[v];
   if (data.is_block_argument) return "block argument #" + std::to_string(data.position) + " ";

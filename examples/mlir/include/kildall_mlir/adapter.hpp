@@ -36,7 +36,6 @@
 #include <vector>
 
 #include <boost/graph/graph_traits.hpp>
-#include <boost/graph/properties.hpp>
 
 #include <llvm/ADT/DenseMap.h>
 #include <mlir/IR/Block.h>
@@ -199,8 +198,8 @@ struct BlockGraphTraversalCategory : boost::bidirectional_graph_tag, boost::vert
 }
 /// The number of blocks.
 [[nodiscard]] inline std::size_t num_vertices(const BlockGraph& g) { return g.blocks().size(); }
-/// The dense index of `block` (Boost's vertex_index property; `kildall::vertex_index` finds it).
-[[nodiscard]] inline std::size_t get(boost::vertex_index_t, const BlockGraph& g, mlir::Block* block) {
+/// The dense index of `block` (kildall's vertex-index hook; `kildall::vertex_index` finds it).
+[[nodiscard]] inline std::size_t vertex_index_of(kildall::vertex_index_tag, const BlockGraph& g, mlir::Block* block) {
   return g.index_of(block);
 }
 
@@ -451,8 +450,8 @@ struct ValueGraphTraversalCategory : boost::bidirectional_graph_tag, boost::vert
 }
 /// The number of values.
 [[nodiscard]] inline std::size_t num_vertices(const ValueGraph& g) { return g.values().size(); }
-/// The dense index of `value` (Boost's vertex_index property; `kildall::vertex_index` finds it).
-[[nodiscard]] inline std::size_t get(boost::vertex_index_t, const ValueGraph& g, mlir::Value value) {
+/// The dense index of `value` (kildall's vertex-index hook; `kildall::vertex_index` finds it).
+[[nodiscard]] inline std::size_t vertex_index_of(kildall::vertex_index_tag, const ValueGraph& g, mlir::Value value) {
   return g.index_of(value);
 }
 

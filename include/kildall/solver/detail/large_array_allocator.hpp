@@ -17,12 +17,14 @@
 #include <limits>
 #include <new>
 
+/// \cond INTERNAL
 #if defined(__linux__) && __has_include(<sys/mman.h>)
 #include <sys/mman.h>
 #define KILDALL_DETAIL_HAS_MADVISE 1
 #else
 #define KILDALL_DETAIL_HAS_MADVISE 0
 #endif
+/// \endcond
 
 namespace kildall::detail {
 
