@@ -116,6 +116,39 @@ TEST_CASE("a time limit hit before any integer point gives no_solution with a me
   check_glpk_still_works();
 }
 
+TEST_CASE("NaN or negative time limits and gaps are a status error naming the option, before GLPK runs") {
+  struct Case {
+    const char* option;
+    void (*set)(GlpkOptions&);
+  };
+  const Case cases[] = {
+      {"time_limit_seconds is nan", [](GlpkOptions& o) { o.time_limit_seconds = nan_value; }},
+      {"time_limit_seconds is -1", [](GlpkOptions& o) { o.time_limit_seconds = -1.0; }},
+      {"mip_gap is nan", [](GlpkOptions& o) { o.mip_gap = nan_value; }},
+      {"mip_gap is -0.5", [](GlpkOptions& o) { o.mip_gap = -0.5; }},
+      {"mip_gap_abs is -inf", [](GlpkOptions& o) { o.mip_gap_abs = -std::numeric_limits<double>::infinity(); }},
+  };
+  Model m;
+  const Var x = m.add_integer(0, 5, "x");
+  (void)m.add(2 * x <= 7, "c");
+  m.maximize(x);
+  for (const Case& c : cases) {
+    CAPTURE(c.option);
+    GlpkOptions o;
+    c.set(o);
+    const Solution s = solve_glpk(m, o);
+    CHECK(s.status == SolveStatus::error);
+    CHECK_FALSE(s.has_solution());
+    CHECK(s.message.find("invalid GlpkOptions: " + std::string(c.option)) == 0);
+  }
+  // The limits that are valid: zero, infinity.
+  GlpkOptions o;
+  o.time_limit_seconds = std::numeric_limits<double>::infinity();
+  o.mip_gap = 0.0;
+  CHECK(solve_glpk(m, o).status == SolveStatus::optimal);
+  check_glpk_still_works();
+}
+
 TEST_CASE("infeasible and unbounded models, LP and MIP, give their status and a message or NaN objective") {
   for (const bool integer : {false, true}) {
     CAPTURE(integer);

@@ -39,6 +39,7 @@
 #include <functional>
 #include <mutex>
 #include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -472,6 +473,12 @@ class GlpkSolver {
   /// pure LPs ignore it. A start that violates the model by more than 1e-6 is
   /// ignored and the message says why.
   [[nodiscard]] Solution solve(const Model& model, std::span<const double> warm_start) const {
+    if (std::string why = invalid_options(options_); !why.empty()) {
+      Solution out;
+      out.status = SolveStatus::error;
+      out.message = "invalid GlpkOptions: " + why;
+      return out;
+    }
     if (model.objectives().size() > 1) {
       GlpkSolver single = *this;
       return solve_lexicographic(model, single, warm_start);
@@ -480,6 +487,19 @@ class GlpkSolver {
   }
 
  private:
+  /// Why `o` cannot be used (empty when it can): a NaN or negative time limit
+  /// or gap would otherwise reach GLPK as a meaningless or aborting parameter.
+  [[nodiscard]] static std::string invalid_options(const GlpkOptions& o) {
+    auto bad = [](double value) { return std::isnan(value) || value < 0.0; };
+    auto text = [](double value) { std::ostringstream os; os << value; return os.str(); };
+    if (bad(o.time_limit_seconds)) {
+      return "time_limit_seconds is " + text(o.time_limit_seconds) + " (must be >= 0; infinity for no limit)";
+    }
+    if (bad(o.mip_gap)) return "mip_gap is " + text(o.mip_gap) + " (must be >= 0)";
+    if (bad(o.mip_gap_abs)) return "mip_gap_abs is " + text(o.mip_gap_abs) + " (must be >= 0)";
+    return {};
+  }
+
   [[nodiscard]] Solution solve_single(const Model& model, std::span<const double> warm_start) const {
     using namespace glpk_detail;
     Solution out;
