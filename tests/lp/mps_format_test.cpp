@@ -84,6 +84,13 @@ TEST_CASE("MPS parse errors point at file:line:col") {
   CHECK(error_of("NAME\nROWS\n N obj\nCOLUMNS\n x obj 1\nRHS\n rhs obj 3\nENDATA\n").rfind("bad.mps:7:6:", 0) == 0);
   CHECK(error_of("NAME\nROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n XX bnd x 1\nENDATA\n") ==
         "bad.mps:7:2: unknown bound type 'XX'");
+  // A bound after BV that leaves [0, 1] (found by fuzzing: it escaped as a
+  // ModelError without a position); LI/UI turn the column into an integer.
+  CHECK(error_of("NAME\nROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n BV bnd x\n MI bnd x\nENDATA\n") ==
+        "bad.mps:8:2: bound outside [0, 1] on a binary variable");
+  CHECK(error_of("NAME\nROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n BV bnd x\n UP bnd x 8\nENDATA\n") ==
+        "bad.mps:8:11: bound outside [0, 1] on a binary variable");
+  CHECK(error_of("NAME\nROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n BV bnd x\n UI bnd x 8\nENDATA\n") == "no error");
 }
 
 TEST_CASE("glpsol solves the written MPS file to the same optimum as exhaustive search") {

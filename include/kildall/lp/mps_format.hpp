@@ -311,6 +311,10 @@ inline NameTable write_mps_file(const Model& model, const std::filesystem::path&
         if (t == "PL") v.upper = inf;
         if (t == "BV") v = VarInfo{0.0, 1.0, VarType::binary, v.name};
         if (v.lower == inf || v.upper == -inf) fail(col_field + 1, "infinite bound on the wrong side");
+        // A later bound may not take a BV column outside [0, 1] (the model
+        // builder would reject it without a position); LI/UI make it integer.
+        if (v.type == VarType::binary && (v.lower < 0.0 || v.upper > 1.0))
+          fail(needs_value ? col_field + 1 : 0, "bound outside [0, 1] on a binary variable");
         break;
       }
       default:
