@@ -7,13 +7,18 @@
 # verify_fixpoint), at -O0, -O2 and -O2 -g (the default preset's flags); and,
 # for comparison, the same analysis on a Boost.Graph adjacency_list
 # (examples/getting_started/first_analysis.cpp) and the standard headers the
-# core includes. CPU time, not wall time: the figure should not depend on
-# what else the machine runs.
-#   benchmarks/compile_time.sh [compiler]      (default c++)
+# core includes; and the own-CFG TU with the core precompiled
+# (`target_precompile_headers`). CPU time, not wall time: the figure should
+# not depend on what else the machine runs.
+#   benchmarks/compile_time.sh [compiler] [git revision]
+# With a revision (e.g. one before a header change), the own-CFG TU is also
+# compiled against that revision's include/ for a side-by-side figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cxx="${1:-c++}"
+against="${2:-}"
 build=build/default
+inc=include  # the kildall headers measure() compiles against
 [[ -f "$build/include/kildall/version.hpp" ]] || cmake --preset default >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -27,7 +32,7 @@ measure() {  # measure <label> <compiler arguments...>
   shift
   local times=()
   for i in 1 2 3 4 5; do
-    /usr/bin/time -f "%U %S" -o "$out/t" "$cxx" -std=c++20 -Iinclude -I"$build/include" "$@" -o "$out/x.o"
+    /usr/bin/time -f "%U %S" -o "$out/t" "$cxx" -std=c++20 -I"$inc" -I"$build/include" "$@" -o "$out/x.o"
     times+=("$(awk '{ printf "%.2f", $1 + $2 }' "$out/t")")
   done
   printf '%s\n' "${times[@]}" | sort -n |
@@ -43,3 +48,20 @@ measure "own CFG + core + one analysis, parse only" -fsyntax-only "$own"
 measure "Boost adjacency_list + core + one analysis, -O0" -O0 -c "$boost"
 measure "Boost adjacency_list + core + one analysis, -O2" -O2 -c "$boost"
 measure "the standard headers the core includes, parse only" -fsyntax-only "$out/std_headers.cpp"
+
+# The core as a precompiled header, built with the flags of the TU that uses it.
+mkdir -p "$out/pch"
+echo '#include <kildall/kildall.hpp>' > "$out/pch/kildall_pch.hpp"
+for level in -O0 -O2; do
+  "$cxx" -std=c++20 "$level" -Iinclude -I"$build/include" -x c++-header "$out/pch/kildall_pch.hpp" -o "$out/pch/kildall_pch.hpp.gch"
+  measure "own CFG + core precompiled + one analysis, $level" "$level" -Werror=invalid-pch -I"$out/pch" -include kildall_pch.hpp -c "$own"
+done
+
+if [[ -n "$against" ]]; then
+  mkdir -p "$out/against"
+  git archive "$against" include | tar -x -C "$out/against"
+  inc="$out/against/include"
+  measure "own CFG + core at $against + one analysis, parse only" -fsyntax-only "$own"
+  measure "own CFG + core at $against + one analysis, -O0" -O0 -c "$own"
+  measure "own CFG + core at $against + one analysis, -O2" -O2 -c "$own"
+fi

@@ -69,12 +69,11 @@ namespace {
 struct Depth {
   using lattice_type = kildall::Bitset;  // a set of path lengths
   kildall::Bitset boundary(pcc::Block*) const { return {0}; }
-  kildall::Bitset transfer(pcc::Block* b, kildall::Bitset in) const {
+  kildall::Bitset transfer(pcc::Block*, kildall::Bitset in) const {
     kildall::Bitset out;
     for (std::size_t d : in) {
       if (d + 1 < 8) (void)out.join(kildall::Bitset{d + 1});
     }
-    (void)b;
     return out;
   }
 };

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// The article's example programs as test DAGs (shared by the placement tests).
+/// The example programs shared by the placement tests: the article's
+/// branching DAG and a loop whose noise grows without bound.
 
 #include <cstddef>
 
@@ -24,6 +25,25 @@ inline std::size_t article_branching(Dag& g) {
   add(g, NoisyOp::decode, {b});
   add(g, NoisyOp::decode, {c});
   return m;
+}
+
+/// The ops of `feedback_loop`.
+struct FeedbackLoop {
+  std::size_t a, j, x, y;  ///< encode, join, mul, add
+};
+
+/// a = encode; j = join(a, y); x = mul(j, a); y = add(x, a), with the back
+/// edge y -> j: the noise around the loop grows without bound unless x or y
+/// is reduced, and one reduce_noise inside the loop is optimal.
+inline FeedbackLoop feedback_loop(Dag& g) {
+  using kildall::noisy::NoisyOp;
+  FeedbackLoop l{};
+  l.a = add(g, NoisyOp::encode);
+  l.j = add(g, NoisyOp::join, {l.a});
+  l.x = add(g, NoisyOp::mul, {l.j, l.a});
+  l.y = add(g, NoisyOp::add, {l.x, l.a});
+  boost::add_edge(l.y, l.j, g);
+  return l;
 }
 
 }  // namespace noisy_test

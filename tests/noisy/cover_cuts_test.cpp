@@ -8,6 +8,7 @@
 #include <kildall/noisy/placement.hpp>
 #include <kildall/noisy/verify.hpp>
 
+#include "article_programs.hpp"
 #include "noisy_test_support.hpp"
 
 using namespace kildall;
@@ -164,13 +165,8 @@ TEST_CASE("the article's branching example: the cut is the shared mul or its fir
 }
 
 TEST_CASE("loops: the violating op may be in its own cut, and the cut holds for every legal placement") {
-  // j = join(a, y); x = mul(j, a); y = add(x, a): the loop blows up unless x or y is reduced.
   Dag g;
-  const auto a = add(g, NoisyOp::encode);
-  const auto j = add(g, NoisyOp::join, {a});
-  const auto x = add(g, NoisyOp::mul, {j, a});
-  const auto y = add(g, NoisyOp::add, {x, a});
-  boost::add_edge(y, j, g);
+  const auto [a, j, x, y] = noisy_test::feedback_loop(g);  // the loop blows up unless x or y is reduced
   const NoiseParameters parameters;
   const CompactNoisyProgram p = compact_program(g);
   REQUIRE_FALSE(p.acyclic());

@@ -124,11 +124,7 @@ TEST_CASE("without the tie-break level only the count is optimal") {
 
 TEST_CASE("loops: a join fed back from the loop body") {
   Dag g;
-  const auto a = add(g, NoisyOp::encode);
-  const auto j = add(g, NoisyOp::join, {a});
-  const auto x = add(g, NoisyOp::mul, {j, a});
-  const auto y = add(g, NoisyOp::add, {x, a});
-  boost::add_edge(y, j, g);
+  (void)noisy_test::feedback_loop(g);
   const auto r = place_reduce_noise_ilp(g);
   CHECK(r.outcome == IlpOutcome::optimal);
   CHECK(r.reduce_after.size() == 1);

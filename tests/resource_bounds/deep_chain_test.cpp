@@ -42,10 +42,10 @@ std::uint32_t chain_size() {
 /// dominators by Cooper-Harvey-Kennedy's intersections were quadratic on it,
 /// Semi-NCA is not). Returns N-1 through ^exit.
 /// `@ops`: one block, %v1 = 0 + 1, ..., %vN = %vN-1 + 1. Returns N.
-std::string chain_program(std::uint32_t n) {
-  std::string text;
-  text.reserve(std::size_t{n} * 140);
-  text += "func.func @blocks() -> i32 {\n  %one = arith.constant 1 : i32\n  %zero = arith.constant 0 : i32\n";
+/// Appends `@name`: the block chain of `@blocks`, or with `shared_exit` that of
+/// `@exits` (false edges and the last block branch to ^exit).
+void append_block_chain(std::string& text, const char* name, std::uint32_t n, bool shared_exit) {
+  text += std::string("func.func @") + name + "() -> i32 {\n  %one = arith.constant 1 : i32\n  %zero = arith.constant 0 : i32\n";
   text += "  %last = arith.constant " + std::to_string(n - 1) + " : i32\n  cf.br ^bb1(%zero : i32)\n";
   for (std::uint32_t k = 1; k < n; ++k) {
     const std::string ks = std::to_string(k);
@@ -53,21 +53,20 @@ std::string chain_program(std::uint32_t n) {
     text += "  %y" + ks + " = arith.addi %x" + ks + ", %one : i32\n";
     text += "  %p" + ks + " = arith.cmpi sle, %y" + ks + ", %last : i32\n";
     const std::string next = "^bb" + std::to_string(k + 1);
-    text += "  cf.cond_br %p" + ks + ", " + next + "(%y" + ks + " : i32), " + next + "(%x" + ks + " : i32)\n";
+    text += "  cf.cond_br %p" + ks + ", " + next + "(%y" + ks + " : i32), " + (shared_exit ? "^exit" : next) + "(%x" +
+            ks + " : i32)\n";
   }
-  text += "^bb" + std::to_string(n) + "(%x" + std::to_string(n) + ": i32):\n  return %x" + std::to_string(n) +
-          " : i32\n}\n";
-  text += "func.func @exits() -> i32 {\n  %one = arith.constant 1 : i32\n  %zero = arith.constant 0 : i32\n";
-  text += "  %last = arith.constant " + std::to_string(n - 1) + " : i32\n  cf.br ^bb1(%zero : i32)\n";
-  for (std::uint32_t k = 1; k < n; ++k) {
-    const std::string ks = std::to_string(k);
-    text += "^bb" + ks + "(%x" + ks + ": i32):\n";
-    text += "  %y" + ks + " = arith.addi %x" + ks + ", %one : i32\n";
-    text += "  %p" + ks + " = arith.cmpi sle, %y" + ks + ", %last : i32\n";
-    text += "  cf.cond_br %p" + ks + ", ^bb" + std::to_string(k + 1) + "(%y" + ks + " : i32), ^exit(%x" + ks + " : i32)\n";
-  }
-  text += "^bb" + std::to_string(n) + "(%x" + std::to_string(n) + ": i32):\n  cf.br ^exit(%x" + std::to_string(n) +
-          " : i32)\n^exit(%r: i32):\n  return %r : i32\n}\n";
+  const std::string ns = std::to_string(n);
+  text += "^bb" + ns + "(%x" + ns + ": i32):\n";
+  text += shared_exit ? "  cf.br ^exit(%x" + ns + " : i32)\n^exit(%r: i32):\n  return %r : i32\n}\n"
+                      : "  return %x" + ns + " : i32\n}\n";
+}
+
+std::string chain_program(std::uint32_t n) {
+  std::string text;
+  text.reserve(std::size_t{n} * 280);
+  append_block_chain(text, "blocks", n, false);
+  append_block_chain(text, "exits", n, true);
   text += "func.func @ops() -> i32 {\n  %one = arith.constant 1 : i32\n  %v0 = arith.constant 0 : i32\n";
   for (std::uint32_t k = 1; k <= n; ++k)
     text += "  %v" + std::to_string(k) + " = arith.addi %v" + std::to_string(k - 1) + ", %one : i32\n";

@@ -12,8 +12,8 @@
 /// second of parsing per translation unit, which a compiler's own graph
 /// should not pay.
 
+#include <concepts>
 #include <cstddef>
-#include <type_traits>
 
 #include <boost/graph/graph_traits.hpp>
 #include <boost/graph/properties.hpp>

@@ -39,7 +39,6 @@
 #include <functional>
 #include <mutex>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,6 +46,7 @@
 
 #include <kildall/lp/lexicographic.hpp>
 #include <kildall/lp/model.hpp>
+#include <kildall/lp/number_format.hpp>
 #include <kildall/lp/solution.hpp>
 
 namespace kildall::lp {
@@ -491,12 +491,11 @@ class GlpkSolver {
   /// or gap would otherwise reach GLPK as a meaningless or aborting parameter.
   [[nodiscard]] static std::string invalid_options(const GlpkOptions& o) {
     auto bad = [](double value) { return std::isnan(value) || value < 0.0; };
-    auto text = [](double value) { std::ostringstream os; os << value; return os.str(); };
     if (bad(o.time_limit_seconds)) {
-      return "time_limit_seconds is " + text(o.time_limit_seconds) + " (must be >= 0; infinity for no limit)";
+      return "time_limit_seconds is " + format_number(o.time_limit_seconds) + " (must be >= 0; infinity for no limit)";
     }
-    if (bad(o.mip_gap)) return "mip_gap is " + text(o.mip_gap) + " (must be >= 0)";
-    if (bad(o.mip_gap_abs)) return "mip_gap_abs is " + text(o.mip_gap_abs) + " (must be >= 0)";
+    if (bad(o.mip_gap)) return "mip_gap is " + format_number(o.mip_gap) + " (must be >= 0)";
+    if (bad(o.mip_gap_abs)) return "mip_gap_abs is " + format_number(o.mip_gap_abs) + " (must be >= 0)";
     return {};
   }
 
