@@ -15,9 +15,12 @@ Scans every header under include/kildall/ for #include lines and checks:
   7. the core (graph/, lattice/, solver/, kildall.hpp) includes no Boost
      header but in graph/boost.hpp, the opt-in bridge to Boost's property
      vocabulary (Boost's graph headers cost a second of parsing per TU).
+  8. nor any of the heavy standard headers in HEAVY_STANDARD_HEADERS
+     (`<ranges>` alone is a fifth of a second per TU); lattice/laws.hpp,
+     the law-checking kit outside kildall.hpp, may (it draws random values).
 Violations are printed as `path:line: rule: the include` and make the exit
 status 1. `--self-test` runs the checker on a synthetic tree with one
-violation of each rule (and two conforming headers) and fails unless
+violation of each rule (and four conforming headers) and fails unless
 exactly the violations are caught.
 
 Usage: check_layering.py <project-root> | --self-test
@@ -50,6 +53,11 @@ NOISY_IR_ADAPTERS = {"noisy/ir_dialect.hpp", "noisy/kildall_opt_plugin.hpp"}
 # The parts that make up the core, and the one core header that may include Boost.
 CORE_PARTS = {"graph", "lattice", "solver", "kildall.hpp"}
 BOOST_BRIDGE = "graph/boost.hpp"
+
+# Standard headers the core keeps out for compile time, and the one core
+# header (not in the kildall.hpp umbrella) that may include them.
+HEAVY_STANDARD_HEADERS = {"ranges", "sstream", "iostream", "fstream", "regex", "random", "format"}
+HEAVY_STANDARD_EXEMPT = "lattice/laws.hpp"
 
 
 def part_of_include(name):
@@ -87,6 +95,10 @@ def check(include_root):
                     and rel.as_posix() != BOOST_BRIDGE):
                 violations.append(f"{where}: the core includes no Boost header "
                                   f"(only {BOOST_BRIDGE}): #include <{name}>")
+            if (name in HEAVY_STANDARD_HEADERS and part in CORE_PARTS
+                    and rel.as_posix() != HEAVY_STANDARD_EXEMPT):
+                violations.append(f"{where}: the core keeps heavy standard headers out "
+                                  f"(compile time): #include <{name}>")
             if name == "kildall/lp/glpk.hpp" and part not in ("lp", "noisy"):
                 violations.append(f"{where}: GPL backend reached from {part}: #include <{name}>")
     return violations
@@ -106,6 +118,8 @@ def self_test():
         "noisy/h.hpp": "#include <kildall/ir/module.hpp>\n",
         "noisy/ir_dialect.hpp": "#include <kildall/ir/module.hpp>\n#include <kildall/lp/glpk.hpp>\n",
         "solver/i.hpp": "#include <boost/graph/graph_traits.hpp>\n",
+        "lattice/j.hpp": "#include <ranges>\n",
+        "lattice/laws.hpp": "#include <random>\n#include <sstream>\n",
         "solver/ok.hpp": "#include <kildall/graph/concepts.hpp>\n#include <vector>\n",
         "graph/boost.hpp": "#include <boost/graph/properties.hpp>\n",
     }
@@ -117,7 +131,7 @@ def self_test():
             path.write_text(text, encoding="utf-8")
         found = check(root)
     caught = {v.split(":", 1)[0] for v in found}
-    expected = {f"include/kildall/{rel}" for rel in bad if not rel.endswith(("ok.hpp", "ir_dialect.hpp", "graph/boost.hpp"))}
+    expected = {f"include/kildall/{rel}" for rel in bad if not rel.endswith(("ok.hpp", "ir_dialect.hpp", "graph/boost.hpp", "laws.hpp"))}
     for v in found:
         print("caught:", v)
     if caught != expected:

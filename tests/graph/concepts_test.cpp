@@ -4,6 +4,15 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <forward_list>
+#include <initializer_list>
+#include <iterator>
+#include <ranges>  // only to compare the core's own range concepts with the standard ones
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/reverse_graph.hpp>
@@ -14,7 +23,54 @@ using ListGraph = boost::adjacency_list<boost::listS, boost::listS, boost::bidir
                                         boost::property<boost::vertex_index_t, std::size_t>>;
 using DirectedOnly = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 using Csr = boost::compressed_sparse_row_graph<boost::directedS>;
+
+/// Counts up to a sentinel: an iterator/sentinel pair of different types.
+struct UpTo {
+  struct End {
+    int last;  ///< one past the last value
+  };
+  struct It {
+    using value_type = int;
+    using difference_type = std::ptrdiff_t;
+    int at = 0;
+    int operator*() const { return at; }
+    It& operator++() { return ++at, *this; }
+    It operator++(int) { return It{at++}; }
+    bool operator==(const It&) const = default;
+    bool operator==(const End& e) const { return at == e.last; }
+  };
+  int last = 0;
+  [[nodiscard]] It begin() const { return It{0}; }
+  [[nodiscard]] End end() const { return End{last}; }
+};
+
+/// Has a `begin` but no `end`.
+struct OnlyBegin {
+  [[nodiscard]] const int* begin() const { return nullptr; }
+};
+
+/// The core's `InputRange` (spelled without `<ranges>`) agrees with `std::ranges::input_range`.
+template <class R>
+constexpr bool agrees = kildall::detail::InputRange<R> == std::ranges::input_range<R>;
 }  // namespace
+
+TEST_CASE("the core's range concepts agree with <ranges>") {
+  static_assert(agrees<std::vector<int>> && kildall::detail::InputRange<std::vector<int>>);
+  static_assert(agrees<const std::vector<int>> && agrees<std::forward_list<int>>);
+  static_assert(agrees<int[3]> && agrees<const int[3]> && agrees<std::array<int, 2>>);
+  static_assert(agrees<std::initializer_list<int>> && agrees<const UpTo> && kildall::detail::InputRange<const UpTo>);
+  static_assert(agrees<int> && !kildall::detail::InputRange<int>);
+  static_assert(agrees<int*> && agrees<std::pair<int*, int*>> && agrees<OnlyBegin>);
+  static_assert(!kildall::detail::InputRange<OnlyBegin> && !kildall::detail::InputRange<std::pair<int*, int*>>);
+  static_assert(kildall::detail::RangeOf<const std::vector<std::size_t>, std::size_t>);
+  static_assert(kildall::detail::RangeOf<const UpTo, long>);
+  static_assert(!kildall::detail::RangeOf<const std::vector<std::string>, std::size_t>);
+  static_assert(!kildall::detail::RangeOf<std::size_t, std::size_t>);
+  // And at run time: a range-for over the sentinel-delimited range sees 0, 1, 2.
+  int sum = 0;
+  for (int i : UpTo{3}) sum += i;
+  CHECK(sum == 3);
+}
 
 TEST_CASE("Boost.Graph graphs model the concepts unchanged") {
   static_assert(kildall::AnalysisGraph<VecGraph>);

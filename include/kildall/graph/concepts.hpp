@@ -99,6 +99,24 @@ concept IteratorPairOf = requires(P p) {
 } && std::input_iterator<decltype(std::declval<P>().first)> &&
     std::sentinel_for<decltype(std::declval<P>().second), decltype(std::declval<P>().first)>;
 
+/// The iterator `std::ranges::begin` gives for an `R&`.
+template <class R>
+using range_iterator_t = decltype(std::ranges::begin(std::declval<R&>()));
+
+/// `std::ranges::input_range`, spelled with what `<iterator>` provides: the
+/// core does not include `<ranges>`, whose views cost every translation unit
+/// about a fifth of a second of parsing.
+template <class R>
+concept InputRange = requires(R& r) {
+  std::ranges::begin(r);
+  std::ranges::end(r);
+} && std::input_iterator<range_iterator_t<R>> &&
+    std::sentinel_for<decltype(std::ranges::end(std::declval<R&>())), range_iterator_t<R>>;
+
+/// An input range whose elements convert to `V`.
+template <class R, class V>
+concept RangeOf = InputRange<R> && std::convertible_to<std::iter_reference_t<range_iterator_t<R>>, V>;
+
 /// A minimal range over an iterator pair, usable in range-for. (Not
 /// `std::ranges::subrange`: clang 14 cannot compile that with libstdc++ 12.)
 template <class It, class Sentinel = It>

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
-#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -22,7 +21,7 @@ namespace kildall {
 /// turn, skipping already visited vertices). Successors are explored in
 /// `out_edges` order.
 template <class G, class Roots>
-  requires ForwardAnalysisGraph<G> && std::ranges::input_range<const Roots>
+  requires ForwardAnalysisGraph<G> && detail::InputRange<const Roots>
 [[nodiscard]] std::vector<vertex_t<G>> postorder(const G& g, const Roots& roots) {
   using Vertex = vertex_t<G>;
   using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
@@ -59,7 +58,7 @@ template <class G, class Roots>
 
 /// Reverse post-order of the vertices reachable from `roots`.
 template <class G, class Roots>
-  requires ForwardAnalysisGraph<G> && std::ranges::input_range<const Roots>
+  requires ForwardAnalysisGraph<G> && detail::InputRange<const Roots>
 [[nodiscard]] std::vector<vertex_t<G>> reverse_postorder(const G& g, const Roots& roots) {
   auto order = postorder(g, roots);
   std::reverse(order.begin(), order.end());

@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
-#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -197,8 +196,7 @@ template <ForwardAnalysisGraph G>
 /// vertex in `vertices(g)` order. The partition does not depend on `roots`;
 /// ids may (among components that no edge orders).
 template <class G, class Roots>
-  requires ForwardAnalysisGraph<G> && std::ranges::input_range<const Roots> &&
-           std::convertible_to<std::ranges::range_reference_t<const Roots>, vertex_t<G>>
+  requires ForwardAnalysisGraph<G> && detail::RangeOf<const Roots, vertex_t<G>>
 [[nodiscard]] StronglyConnectedComponents<vertex_t<G>> strongly_connected_components(const G& g,
                                                                                      const Roots& roots) {
   return detail::SccBuilder::run(g, roots);

@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <ranges>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -250,7 +249,7 @@ struct WtoBuilder {
 /// root explored in turn, skipping vertices already ordered). Successors are
 /// explored in `out_edges` order.
 template <ForwardAnalysisGraph G, class Roots>
-  requires std::ranges::input_range<const Roots>
+  requires detail::InputRange<const Roots>
 [[nodiscard]] WeakTopologicalOrder<G> weak_topological_order(const G& g, const Roots& roots) {
   return detail::WtoBuilder::build(g, roots);
 }

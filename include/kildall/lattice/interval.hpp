@@ -46,7 +46,6 @@
 #include <limits>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -92,6 +91,9 @@ class Accumulator;
 struct Arcs;
 
 }  // namespace detail::interval
+
+class Interval;
+[[nodiscard]] inline std::string to_string(const Interval& x);
 
 /// A set of `width`-bit integers bounded both as unsigned and as signed
 /// numbers (see the file comment for the representation and canonical form).
@@ -335,10 +337,7 @@ class Interval {
   friend bool operator==(const Interval&, const Interval&) = default;
 
   /// Prints `[smin, smax] u[umin, umax]` (signed view first), or `empty`.
-  friend std::ostream& operator<<(std::ostream& out, const Interval& x) {
-    if (x.is_empty()) return out << "empty";
-    return out << '[' << x.smin_ << ", " << x.smax_ << "] u[" << x.umin_ << ", " << x.umax_ << ']';
-  }
+  friend std::ostream& operator<<(std::ostream& out, const Interval& x) { return out << to_string(x); }
 
  private:
   friend class detail::interval::Accumulator;  // builds canonical values from part hulls
@@ -620,9 +619,9 @@ static_assert(!HasBottom<Interval> && !HasTop<Interval>, "bottom and top depend 
 
 /// `x` as text: `[smin, smax] u[umin, umax]`, or `empty`.
 [[nodiscard]] inline std::string to_string(const Interval& x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
+  if (x.is_empty()) return "empty";
+  return '[' + std::to_string(x.smin()) + ", " + std::to_string(x.smax()) + "] u[" + std::to_string(x.umin()) + ", " +
+         std::to_string(x.umax()) + ']';
 }
 
 /// `x` in the text MLIR's integer range analysis prints in its debug output,
@@ -631,9 +630,8 @@ static_assert(!HasBottom<Interval> && !HasTop<Interval>, "bottom and top depend 
 /// --debug-only=int-range-analysis`.
 [[nodiscard]] inline std::string to_mlir_debug_string(const Interval& x) {
   if (x.is_empty()) return "empty";
-  std::ostringstream out;
-  out << "unsigned : [" << x.umin() << ", " << x.umax() << "] signed : [" << x.smin() << ", " << x.smax() << ']';
-  return out.str();
+  return "unsigned : [" + std::to_string(x.umin()) + ", " + std::to_string(x.umax()) + "] signed : [" +
+         std::to_string(x.smin()) + ", " + std::to_string(x.smax()) + ']';
 }
 
 }  // namespace kildall

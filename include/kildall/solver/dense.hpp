@@ -35,7 +35,6 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
 #include <type_traits>
 #include <utility>
 #include <vector>

@@ -4,8 +4,7 @@
 /// problem concepts themselves live with their solvers (`DenseProblem` in
 /// `dense.hpp`, `SparseProblem`/`SparseCfgProblem` in `sparse.hpp`).
 
-#include <concepts>
-#include <ranges>
+#include <kildall/graph/concepts.hpp>
 
 namespace kildall {
 
@@ -13,11 +12,4 @@ namespace kildall {
 template <class P>
 using lattice_t = typename P::lattice_type;
 
-namespace detail {
-
-/// An input range whose elements convert to `V`.
-template <class R, class V>
-concept RangeOf = std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, V>;
-
-}  // namespace detail
 }  // namespace kildall

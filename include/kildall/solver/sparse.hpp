@@ -36,7 +36,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <type_traits>
 #include <utility>

@@ -23,7 +23,6 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
-#include <kildall/graph/reversed.hpp>
 #include <kildall/solver/dense.hpp>
 #include <kildall/solver/sparse.hpp>
 
@@ -77,10 +76,14 @@ struct FixpointReport {
 
 namespace detail {
 
-template <class G, class TG, class P>
-FixpointReport verify_dense(const TG& tg, const P& p, const DenseResult<G, lattice_t<P>>& r) {
+/// The dense check of both directions in one body (one instantiation per
+/// problem, not one per direction): a vertex's inputs are its in-edges'
+/// sources for a forward result and its out-edges' targets for a backward one.
+template <class G, class P>
+FixpointReport verify_dense(const P& p, const DenseResult<G, lattice_t<P>>& r) {
   using L = lattice_t<P>;
   const G& g = r.graph();
+  const bool forward = r.direction() == Direction::forward;
   FixpointReport report;
   std::vector<bool> is_root(vertex_count(g), false);
   for (const auto& root : r.roots()) is_root[vertex_index(g, root)] = true;
@@ -89,11 +92,12 @@ FixpointReport verify_dense(const TG& tg, const P& p, const DenseResult<G, latti
     const std::size_t vi = vertex_index(g, v);
     std::optional<L> joined;
     if (is_root[vi]) joined = static_cast<L>(p.boundary(v));
-    for (const auto& e : in_edge_range(tg, v)) {
-      const L* from = r.lookup_out(source(e, tg));
-      if (from == nullptr) continue;
+    // Joins what edge `e` carries from `origin` (its source in the analysis direction).
+    auto contribute = [&](const edge_t<G>& e, const vertex_t<G>& origin) {
+      const L* from = r.lookup_out(origin);
+      if (from == nullptr) return;
       if constexpr (DenseEdgeExecutability<P, G>) {
-        if (!p.edge_executable(e, *from)) continue;
+        if (!p.edge_executable(e, *from)) return;
       }
       L contribution = [&]() -> L {
         if constexpr (DenseEdgeTransfer<P, G>) {
@@ -107,6 +111,11 @@ FixpointReport verify_dense(const TG& tg, const P& p, const DenseResult<G, latti
       } else {
         (void)joined->join(contribution);
       }
+    };
+    if (forward) {
+      for (const auto& e : in_edge_range(g, v)) contribute(e, source(e, g));
+    } else {
+      for (const auto& e : out_edge_range(g, v)) contribute(e, target(e, g));
     }
     const L* in = r.lookup_in(v);
     if (in == nullptr) {
@@ -124,12 +133,10 @@ FixpointReport verify_dense(const TG& tg, const P& p, const DenseResult<G, latti
 
 /// Checks that a dense result is a post-fixpoint of `problem` (the problem it
 /// was solved with; direction and roots are taken from the result).
-template <IndexedGraph G, class P>
+template <AnalysisGraph G, class P>
   requires DenseProblem<P, G>
 [[nodiscard]] FixpointReport verify_fixpoint(const P& problem, const DenseResult<G, lattice_t<P>>& result) {
-  if (result.direction() == Direction::forward) return detail::verify_dense<G>(result.graph(), problem, result);
-  const Reversed<G> view(result.graph());
-  return detail::verify_dense<G>(view, problem, result);
+  return detail::verify_dense(problem, result);
 }
 
 /// Checks that a sparse result is a post-fixpoint of `problem`: every block

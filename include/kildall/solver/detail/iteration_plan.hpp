@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -38,7 +37,7 @@ struct IterationPlan {
 /// are WTO heads, or targets of back edges of the depth-first search (the
 /// edges that do not go forward in reverse post-order).
 template <ForwardAnalysisGraph G, class Roots>
-  requires std::ranges::input_range<const Roots>
+  requires detail::InputRange<const Roots>
 [[nodiscard]] IterationPlan<vertex_t<G>> make_iteration_plan(const G& g, const Roots& roots, IterationOrder how) {
   IterationPlan<vertex_t<G>> plan;
   const std::size_t n = vertex_count(g);

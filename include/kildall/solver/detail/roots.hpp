@@ -3,7 +3,6 @@
 /// Internal: roots given as one vertex or as a range of vertices.
 
 #include <concepts>
-#include <ranges>
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
@@ -13,8 +12,7 @@ namespace kildall {
 /// Where a solve starts: one vertex of `G`, or an input range of them.
 template <class Roots, class G>
 concept RootsOf = std::convertible_to<const Roots&, vertex_t<G>> ||
-                  (std::ranges::input_range<const Roots> &&
-                   std::convertible_to<std::ranges::range_reference_t<const Roots>, vertex_t<G>>);
+                  detail::RangeOf<const Roots, vertex_t<G>>;
 
 namespace detail {
 
