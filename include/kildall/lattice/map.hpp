@@ -21,7 +21,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <ostream>
 #include <utility>
@@ -33,8 +32,10 @@ namespace kildall {
 
 /// Pointwise lattice of maps from `K` to `L`, with absent keys at the default
 /// (bottom). Models `HasBottom`, and `HasTop`, `MeetSemiLattice`,
-/// `WidenableLattice`, `NarrowableLattice` whenever `L` does.
-template <class K, HasBottom L, class Compare = std::less<K>>
+/// `WidenableLattice`, `NarrowableLattice` whenever `L` does. `Compare`
+/// defaults to `std::less<K>` (taken from `std::map`, so that the header
+/// need not include `<functional>`).
+template <class K, HasBottom L, class Compare = typename std::map<K, L>::key_compare>
   requires std::regular<K> && std::strict_weak_order<Compare, const K&, const K&>
 class MapLattice {
  public:

@@ -17,7 +17,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <functional>
 #include <ostream>
 #include <tuple>
 #include <type_traits>
@@ -155,7 +154,10 @@ class ReducedProduct {
 
  private:
   void reduce() {
-    if constexpr (reduced) std::invoke(Reducer{}, parts_);
+    if constexpr (reduced) {
+      const Reducer reducer{};  // called as ProductReducer promises: a const lvalue
+      reducer(parts_);
+    }
   }
 
   template <class Op>
