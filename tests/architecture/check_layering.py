@@ -56,7 +56,7 @@ BOOST_BRIDGE = "graph/boost.hpp"
 
 # Standard headers the core keeps out for compile time, and the one core
 # header (not in the kildall.hpp umbrella) that may include them.
-HEAVY_STANDARD_HEADERS = {"ranges", "sstream", "iostream", "fstream", "regex", "random", "format"}
+HEAVY_STANDARD_HEADERS = {"ranges", "sstream", "iostream", "fstream", "regex", "random", "format", "functional"}
 HEAVY_STANDARD_EXEMPT = "lattice/laws.hpp"
 
 

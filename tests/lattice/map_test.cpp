@@ -7,9 +7,12 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -62,6 +65,9 @@ TEST_CASE("MapLattice models the concepts its values model") {
   static_assert(kildall::Lattice<Live>);
   static_assert(kildall::WidenableLattice<MapLattice<int, Chain>>);
   static_assert(kildall::NarrowableLattice<MapLattice<int, Chain>>);
+  // The default comparator is std::less<K> (taken from std::map, not <functional>).
+  static_assert(std::is_same_v<Live, MapLattice<std::string, kildall::Bitset, std::less<std::string>>>);
+  static_assert(std::is_same_v<Live::storage_type, std::map<std::string, kildall::Bitset>>);
   CHECK(Env() == Env::bottom());
 }
 
