@@ -1,10 +1,11 @@
 // Resource bounds of the reference IR pipeline: a CFG that is one chain of N
 // blocks (dominator tree of depth N, N-deep reverse post-order, a def-use chain
 // through N block arguments), the same chain with every block also branching
-// to one shared exit (a block with N predecessors), and a single block holding an N-op def-use chain
-// go through parse, verify (dominance), print, the interpreter, SCCP and the
-// integer-range analysis with their rewrites. Nothing may recurse along the
-// input, so this must not overflow the stack for N = 1M.
+// to one shared exit (a block with N predecessors), and a single block holding
+// an N-op def-use chain go through parse, verify (dominance), print, the
+// interpreter, SCCP and the integer-range analysis with their rewrites.
+// Nothing may recurse along the input, so this must not overflow the stack
+// for N = 1M.
 //
 // N defaults to KILDALL_DEEP_CHAIN_DEFAULT_SIZE (set by CMake: 200k, smaller in
 // sanitizer builds) and can be overridden at run time with the environment
@@ -32,16 +33,6 @@ std::uint32_t chain_size() {
   return KILDALL_DEEP_CHAIN_DEFAULT_SIZE;
 }
 
-/// `@blocks`: blocks ^bb1..^bbN in a chain; ^bbK receives K-1, adds one and
-/// branches to ^bbK+1 with a `cf.cond_br` whose condition (the count is at most
-/// N-1) always holds: its false edge, also to ^bbK+1, passes the old count and
-/// is never taken. Returns N-1. Both edges go to the next block, so the
-/// dominator tree is a chain of depth N.
-/// `@exits`: the same chain, but each false edge leaves to one shared ^exit
-/// block, which so has N predecessors (a join as wide as the input is deep;
-/// dominators by Cooper-Harvey-Kennedy's intersections were quadratic on it,
-/// Semi-NCA is not). Returns N-1 through ^exit.
-/// `@ops`: one block, %v1 = 0 + 1, ..., %vN = %vN-1 + 1. Returns N.
 /// Appends `@name`: the block chain of `@blocks`, or with `shared_exit` that of
 /// `@exits` (false edges and the last block branch to ^exit).
 void append_block_chain(std::string& text, const char* name, std::uint32_t n, bool shared_exit) {
@@ -62,6 +53,17 @@ void append_block_chain(std::string& text, const char* name, std::uint32_t n, bo
                       : "  return %x" + ns + " : i32\n}\n";
 }
 
+/// The test module, three functions:
+/// `@blocks`: blocks ^bb1..^bbN in a chain; ^bbK receives K-1, adds one and
+/// branches to ^bbK+1 with a `cf.cond_br` whose condition (the count is at most
+/// N-1) always holds: its false edge, also to ^bbK+1, passes the old count and
+/// is never taken. Returns N-1. Both edges go to the next block, so the
+/// dominator tree is a chain of depth N.
+/// `@exits`: the same chain, but each false edge leaves to one shared ^exit
+/// block, which thus has N predecessors (a join as wide as the input is deep;
+/// dominators by Cooper-Harvey-Kennedy's intersections were quadratic on it,
+/// Semi-NCA is not). Returns N-1 through ^exit.
+/// `@ops`: one block, %v1 = 0 + 1, ..., %vN = %vN-1 + 1. Returns N.
 std::string chain_program(std::uint32_t n) {
   std::string text;
   text.reserve(std::size_t{n} * 280);
