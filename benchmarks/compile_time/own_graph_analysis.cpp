@@ -79,7 +79,7 @@ int main() {
   if (!result.converged() || !kildall::verify_fixpoint(problem, result).ok()) return 1;
   for (std::size_t b = 0; b < 4; ++b) {
     std::printf("reaching the end of block %zu:", b);
-    for (std::size_t d : *result.lookup_out(b)) std::printf(" d%zu", d);
+    for (std::size_t d : *result.after(b)) std::printf(" d%zu", d);
     std::printf("\n");
   }
   return 0;

@@ -5,8 +5,8 @@
 /// The classic backward gen/kill problem (Kildall 1973; Aho et al. §9.2.5),
 /// solved on any CFG with `kildall::solve_backward`.
 ///
-/// States: `lookup_in(b)` is live-out of block `b` (the join over its
-/// successors), `lookup_out(b)` its live-in.
+/// States, in program order: `before(b)` is the live-in of block `b`,
+/// `after(b)` its live-out (the join over its successors).
 
 #include <cstddef>
 #include <ranges>

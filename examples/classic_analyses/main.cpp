@@ -49,12 +49,12 @@ void analyse(const char* name, const G& g, const classic::Program& p) {
   const auto ranges = classic::interval_analysis(g, p, options);
   for (std::size_t b = 0; b < p.blocks.size(); ++b) {
     std::cout << "b" << b << ": live-in {";
-    for (std::size_t v : *live.lookup_out(b)) std::cout << " x" << v;
+    for (std::size_t v : *live.before(b)) std::cout << " x" << v;
     std::cout << " }";
-    if (const auto* in = reaching.lookup_in(b)) {
+    if (const auto* in = reaching.before(b)) {
       std::cout << "  reaching {";
       for (std::size_t d : *in) std::cout << " d" << d;
-      std::cout << " }  available " << available.lookup_in(b)->size() << "  x0 in " << ranges.lookup_in(b)->vars[0];
+      std::cout << " }  available " << available.before(b)->size() << "  x0 in " << ranges.before(b)->vars[0];
     } else {
       std::cout << "  unreachable";
     }
@@ -83,11 +83,11 @@ int main() {
   ssa.blocks[0].successors = {{1, {}}, {2, {}}};
   ssa.blocks[1].values = {2};
   ssa.blocks[2].values = {3};
-  const auto values = classic::def_use_graph(ssa);
   const auto cfg = classic::control_flow_graph(ssa);
-  const classic::ConstantPropagation<classic::SsaCfgSlot> sccp{&ssa, {&cfg}};
-  const auto r = kildall::solve_sparse(values, cfg, std::size_t{0}, sccp);
-  std::cout << "== SCCP\n%2 = " << *r.lookup(2) << ", block 2 executable: " << (r.block_executable(2) ? "yes" : "no")
+  const auto shape = classic::ssa_shape(ssa, cfg);
+  const classic::ConstantPropagation<decltype(shape)> sccp{&shape};
+  const auto r = kildall::solve_sparse(shape, sccp);
+  std::cout << "== SCCP\n%2 = " << *r.lookup(2) << ", block 2 executable: " << (r.block_reached(2) ? "yes" : "no")
             << ", %3: " << (r.lookup(3) ? "computed" : "uninitialized") << "\n";
   std::cout << "done\n";
 }

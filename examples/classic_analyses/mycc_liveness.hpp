@@ -50,7 +50,7 @@ inline void print_live_in(std::ostream& out, const mycc::Cfg& cfg) {
   const auto live = mycc_live_variables(cfg);
   for (std::size_t b = 0; b < cfg.blocks.size(); ++b) {
     out << "live-in " << cfg.blocks[b].name << ":";
-    for (const std::string& v : *live.lookup_out(b)) out << ' ' << v;
+    for (const std::string& v : *live.before(b)) out << ' ' << v;
     out << '\n';
   }
 }

@@ -6,17 +6,21 @@
 /// tests), a random program generator, and the two graphs the sparse solver
 /// works over, built as Boost.Graph `adjacency_list`s:
 ///
-///   * the def-use graph: one vertex per value, an edge operand -> user (in
-///     operand order) and an edge from every value a branch passes to the
-///     block argument receiving it;
 ///   * the CFG: one vertex per block, one edge per successor slot, tagged with
-///     the slot (0 = taken / only successor, 1 = not taken).
+///     the slot (0 = taken / only successor, 1 = not taken);
+///   * `SsaShape`, the program's shape for kildall's sparse solver (an
+///     `SsaProgram` adapter: values, operands, blocks, what each branch
+///     passes): written once for this IR, used by every sparse analysis;
+///   * the def-use graph (one vertex per value, an edge operand -> user and
+///     from every value a branch passes to the argument receiving it), for
+///     the tools that want the values as a plain graph.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -208,6 +212,85 @@ inline SsaCfg control_flow_graph(const SsaProgram& p) {
     }
   }
   return g;
+}
+
+/// The shape of program `p` over a CFG of its blocks (any kildall
+/// `AnalysisGraph` whose vertices are block indices), for kildall's sparse
+/// solver: models `kildall::SsaProgram`. `Slot` maps a CFG edge to its source
+/// block and its successor slot (`slot(e)`, `slot.source(e)`). The program and
+/// the CFG must outlive the shape; a changed branch condition is seen at the
+/// next solve, a new value needs a new shape.
+template <class Cfg, class Slot>
+class SsaShape {
+ public:
+  using value_type = std::size_t;  ///< A value is its index in `SsaProgram::values`.
+
+  /// The shape of `p` with CFG `cfg`, entered at block `entry`.
+  SsaShape(const SsaProgram& p, const Cfg& cfg, Slot slot, std::size_t entry = 0)
+      : p_(&p), cfg_(&cfg), slot_(slot), entry_(entry), operand_begin_(p.values.size() + 1, 0) {
+    for (std::size_t v = 0; v < p.values.size(); ++v) {
+      const SsaValue& val = p.values[v];
+      if (val.op != Op::argument && val.op != Op::constant) {
+        operands_.push_back(val.lhs);
+        operands_.push_back(val.rhs);
+      }
+      operand_begin_[v + 1] = operands_.size();
+    }
+  }
+
+  /// The blocks.
+  [[nodiscard]] const Cfg& cfg() const { return *cfg_; }
+  /// The entry block.
+  [[nodiscard]] std::size_t entries() const { return entry_; }
+  /// Number of values.
+  [[nodiscard]] std::size_t value_count() const { return p_->values.size(); }
+  /// The arguments of block `b`.
+  [[nodiscard]] const std::vector<std::size_t>& block_arguments(std::size_t b) const { return p_->blocks[b].arguments; }
+  /// The other values of block `b`, in order.
+  [[nodiscard]] const std::vector<std::size_t>& block_values(std::size_t b) const { return p_->blocks[b].values; }
+  /// The operands of value `v` (lhs, rhs of a binary op; none for constants).
+  [[nodiscard]] std::span<const std::size_t> operands(std::size_t v) const {
+    return {operands_.data() + operand_begin_[v], operand_begin_[v + 1] - operand_begin_[v]};
+  }
+  /// What edge `e` passes to its target's arguments.
+  template <class Edge>
+  [[nodiscard]] const std::vector<std::size_t>& forwarded_operands(const Edge& e) const {
+    return p_->blocks[slot_.source(e)].successors[slot_(e)].args;
+  }
+  /// A `cond_br` branches on its condition.
+  [[nodiscard]] std::span<const std::size_t> branch_operands(std::size_t b) const {
+    const auto& c = p_->blocks[b].condition;
+    return c ? std::span<const std::size_t>(&*c, 1) : std::span<const std::size_t>();
+  }
+  /// The successor slot of edge `e` (0: taken, 1: not taken).
+  template <class Edge>
+  [[nodiscard]] std::size_t slot(const Edge& e) const {
+    return slot_(e);
+  }
+  /// The program.
+  [[nodiscard]] const SsaProgram& program() const { return *p_; }
+
+ private:
+  const SsaProgram* p_;
+  const Cfg* cfg_;
+  Slot slot_;
+  std::size_t entry_;
+  std::vector<std::size_t> operands_;
+  std::vector<std::size_t> operand_begin_;
+};
+
+/// Slots of `SsaCfg` edges: stored on the edge.
+struct SsaCfgSlot {
+  const SsaCfg* cfg;  ///< the CFG
+  /// The successor slot of `e`.
+  std::size_t operator()(const SsaCfg::edge_descriptor& e) const { return (*cfg)[e].slot; }
+  /// The block `e` leaves.
+  std::size_t source(const SsaCfg::edge_descriptor& e) const { return boost::source(e, *cfg); }
+};
+
+/// The shape of `p` over its Boost CFG `cfg` (see `control_flow_graph`).
+inline SsaShape<SsaCfg, SsaCfgSlot> ssa_shape(const SsaProgram& p, const SsaCfg& cfg, std::size_t entry = 0) {
+  return SsaShape<SsaCfg, SsaCfgSlot>(p, cfg, SsaCfgSlot{&cfg}, entry);
 }
 
 }  // namespace classic

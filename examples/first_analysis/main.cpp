@@ -28,9 +28,9 @@ int main() {
   const Liveness problem{&blocks};
   const auto result = kildall::solve_backward(cfg, std::size_t{2}, problem);
   if (!result.converged() || !kildall::verify_fixpoint(problem, result).ok()) return 1;
-  for (std::size_t b = 0; b < 3; ++b) {  // backward: "out" is the state before the block
+  for (std::size_t b = 0; b < 3; ++b) {  // before(b): the state at the top of block b
     std::cout << "live into block " << b << ":";
-    for (std::size_t v : *result.lookup_out(b)) std::cout << ' ' << "xy"[v];
+    for (std::size_t v : *result.before(b)) std::cout << ' ' << "xy"[v];
     std::cout << '\n';
   }
 }

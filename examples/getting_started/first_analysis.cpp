@@ -24,7 +24,7 @@ int main() {
   if (!result.converged() || !kildall::verify_fixpoint(problem, result).ok()) return 1;
   for (std::size_t b = 0; b < 4; ++b) {
     std::cout << "reaching the end of block " << b << ":";
-    for (std::size_t d : *result.lookup_out(b)) std::cout << " d" << d;
+    for (std::size_t d : *result.after(b)) std::cout << " d" << d;
     std::cout << '\n';
   }
 }

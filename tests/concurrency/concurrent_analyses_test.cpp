@@ -65,7 +65,7 @@ DenseAnswer solve_dense_case(const DenseCase& c) {
   const auto r = kildall::solve_forward(c.graph, std::size_t{0}, c.problem);
   DenseAnswer answer;
   for (std::size_t v = 0; v < num_vertices(c.graph); ++v) {
-    const solver_test::Bits* s = r.lookup_in(v);
+    const solver_test::Bits* s = r.before(v);
     answer.in.push_back(s ? std::optional<std::uint64_t>(s->bits) : std::nullopt);
   }
   answer.verified = kildall::verify_fixpoint(c.problem, r).ok();

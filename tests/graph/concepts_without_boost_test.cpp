@@ -102,6 +102,6 @@ TEST_CASE("a pointer-vertex CFG is an analysis graph without any Boost header") 
   const auto result = kildall::solve_forward(f, &storage[0], Depth{});
   REQUIRE(result.converged());
   CHECK(kildall::verify_fixpoint(Depth{}, result).ok());
-  CHECK(*result.lookup_in(&storage[3]) == kildall::Bitset{2});
-  CHECK(*result.lookup_out(&storage[3]) == kildall::Bitset{3});
+  CHECK(*result.before(&storage[3]) == kildall::Bitset{2});
+  CHECK(*result.after(&storage[3]) == kildall::Bitset{3});
 }

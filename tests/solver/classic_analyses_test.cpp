@@ -86,8 +86,8 @@ void check_live_variables(const G& g, const Program& p) {
   REQUIRE(r.converged());
   CHECK(verify_fixpoint(LiveVariables{&p}, r).ok());
   for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-    const kildall::Bitset* live_in = r.lookup_out(b);
-    const kildall::Bitset* live_out = r.lookup_in(b);
+    const kildall::Bitset* live_in = r.before(b);
+    const kildall::Bitset* live_out = r.after(b);
     REQUIRE(live_in != nullptr);
     for (std::size_t x = 0; x < p.num_vars; ++x) {
       CHECK(live_in->test(x) == live_at_entry_oracle(p, b, x));
@@ -141,7 +141,7 @@ void check_reaching_definitions(const G& g, const Program& p) {
   const auto oracle = reaching_oracle(p, defs);
   const auto reach = reachable_blocks(p);
   for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-    const kildall::Bitset* in = r.lookup_in(b);
+    const kildall::Bitset* in = r.before(b);
     REQUIRE((in != nullptr) == reach[b]);
     if (in == nullptr) continue;
     CHECK(std::set<std::size_t>(in->begin(), in->end()) == oracle[b]);
@@ -188,7 +188,7 @@ void check_available_expressions(const G& g, const Program& p) {
   }
   const auto reach = reachable_blocks(p);
   for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-    const auto* in = r.lookup_in(b);
+    const auto* in = r.before(b);
     REQUIRE((in != nullptr) == reach[b]);
     if (in == nullptr) continue;
     for (const Expression& e : universe) CHECK(in->contains(e) == available_oracle(p, b, e));
@@ -211,7 +211,7 @@ void check_intervals(const G& g, const Program& p, std::mt19937& rng) {
     for (auto& x : inputs) x = static_cast<std::int64_t>(rng() % 21) - 10;
     const Run run = classic::run(p, initial, inputs);
     for (const auto& [block, env] : run.entries) {
-      const IntervalEnv* in = r.lookup_in(block);
+      const IntervalEnv* in = r.before(block);
       REQUIRE(in != nullptr);
       for (std::size_t x = 0; x < p.num_vars; ++x) {
         CHECK(kildall::Interval::constant(64, env[x]).leq(in->vars[x]));
@@ -281,15 +281,15 @@ TEST_CASE("interval analysis of a counting loop: widening, then narrowing recove
   options.widening_delay = 1;
   const auto widened = interval_analysis(g, p, options);
   REQUIRE(widened.converged());
-  CHECK(widened.lookup_in(1)->vars[0] == kildall::Interval::from_signed(64, 0, INT64_MAX));
-  CHECK(widened.lookup_in(3)->vars[0] == kildall::Interval::from_signed(64, 10, INT64_MAX));
-  CHECK(widened.lookup_in(2)->vars[0] == kildall::Interval::from_signed(64, 0, 9));  // edge refinement
+  CHECK(widened.before(1)->vars[0] == kildall::Interval::from_signed(64, 0, INT64_MAX));
+  CHECK(widened.before(3)->vars[0] == kildall::Interval::from_signed(64, 10, INT64_MAX));
+  CHECK(widened.before(2)->vars[0] == kildall::Interval::from_signed(64, 0, 9));  // edge refinement
   CHECK_FALSE(widened.reached(4));
   options.narrowing_passes = 2;
   const auto narrowed = interval_analysis(g, p, options);
   REQUIRE(narrowed.converged());
-  CHECK(narrowed.lookup_in(1)->vars[0] == kildall::Interval::from_signed(64, 0, 10));
-  CHECK(narrowed.lookup_in(3)->vars[0] == kildall::Interval::constant(64, 10));
+  CHECK(narrowed.before(1)->vars[0] == kildall::Interval::from_signed(64, 0, 10));
+  CHECK(narrowed.before(3)->vars[0] == kildall::Interval::constant(64, 10));
   CHECK(verify_fixpoint(IntervalAnalysis<BoostCfg>{&p, &g}, narrowed).ok());
 }
 

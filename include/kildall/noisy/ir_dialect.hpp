@@ -31,7 +31,7 @@
 #include <boost/graph/graph_traits.hpp>
 #include <boost/iterator/counting_iterator.hpp>
 
-#include <kildall/ir/analysis/function_problem.hpp>
+#include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/cfg_view.hpp>
 #include <kildall/ir/def_use_view.hpp>
 #include <kildall/ir/diagnostics.hpp>
@@ -159,14 +159,14 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
 /// and each value's kind comes from its defining op (a block argument of
 /// type `!noisy.i32` is a `join`, or an `input` in the entry block; a noisy
 /// result of a non-noisy op, e.g. a call, is an `input`). Also carries the
-/// CFG and block bookkeeping for `analyze_ir_noise`. Views of the function
+/// function's shape (`ir::FunctionShape`) for `analyze_ir_noise`. Views of the function
 /// as it is now: rebuild after a rewrite. Not copyable or movable (analysis
 /// results point into it).
 class IrNoisyProgram {
  public:
   /// The program of `fn` (which, like `dialect`, must outlive it).
   IrNoisyProgram(const ir::Function& fn, const IrDialect& dialect)
-      : fn_(&fn), dialect_(&dialect), values_(fn), cfg_(fn), blocks_(fn), kinds_(fn.values.size(), NoisyOp::plain) {
+      : fn_(&fn), dialect_(&dialect), values_(fn), shape_(fn), kinds_(fn.values.size(), NoisyOp::plain) {
     for (ir::ValueId v = 0; v < fn.values.size(); ++v) {
       const ir::ValueData& data = fn.values[v];
       const bool noisy = data.type == dialect.type;
@@ -188,10 +188,8 @@ class IrNoisyProgram {
   [[nodiscard]] const IrDialect& dialect() const noexcept { return *dialect_; }
   /// The def-use graph.
   [[nodiscard]] const ir::DefUseView& values() const noexcept { return values_; }
-  /// The CFG.
-  [[nodiscard]] const ir::CfgView& cfg() const noexcept { return cfg_; }
-  /// The block bookkeeping for the CFG form of the analysis.
-  [[nodiscard]] const ir::FunctionProblemBase& blocks() const noexcept { return blocks_; }
+  /// The function's shape (blocks, CFG, what branches pass) for the CFG form of the analysis.
+  [[nodiscard]] const ir::FunctionShape& shape() const noexcept { return shape_; }
   /// The kind of value `v`.
   [[nodiscard]] NoisyOp kind(ir::ValueId v) const { return kinds_[v]; }
 
@@ -199,8 +197,7 @@ class IrNoisyProgram {
   const ir::Function* fn_;
   const IrDialect* dialect_;
   ir::DefUseView values_;
-  ir::CfgView cfg_;
-  ir::FunctionProblemBase blocks_;
+  ir::FunctionShape shape_;
   std::vector<NoisyOp> kinds_;
 };
 
@@ -235,12 +232,11 @@ static_assert(NoisyProgram<IrNoisyProgram>);
 /// block arguments join over executable edges, dead blocks stay
 /// uninitialized. `observer` (optional) sees every visit.
 template <class O = NoObserver>
-[[nodiscard]] NoiseAnalysis<IrNoisyProgram, ir::CfgView> analyze_ir_noise(const IrNoisyProgram& program,
-                                                                         const NoiseParameters& parameters = {},
-                                                                         NoiseAnalysisOptions options = {},
-                                                                         O&& observer = O{}) {
-  return analyze_noise_over_cfg(program, program.cfg(), ir::CfgView::entry(), program.blocks(), parameters, std::move(options),
-                       std::forward<O>(observer));
+[[nodiscard]] NoiseAnalysis<IrNoisyProgram, ir::FunctionShape> analyze_ir_noise(const IrNoisyProgram& program,
+                                                                               const NoiseParameters& parameters = {},
+                                                                               NoiseAnalysisOptions options = {},
+                                                                               O&& observer = O{}) {
+  return analyze_noise_over_cfg(program, program.shape(), parameters, std::move(options), std::forward<O>(observer));
 }
 
 /// Where the op defining `v` (or the block of a block argument) is.

@@ -236,7 +236,7 @@ class NoisyDriver {
     if (!registered_) throw std::logic_error("kildall::noisy::NoisyDriver: register_dialect was not called");
   }
 
-  [[nodiscard]] NoiseAnalysis<IrNoisyProgram, ir::CfgView> analyze(const ir::Module& module,
+  [[nodiscard]] NoiseAnalysis<IrNoisyProgram, ir::FunctionShape> analyze(const ir::Module& module,
                                                                   const IrNoisyProgram& program, bool debug,
                                                                   std::ostream& log) const {
     auto analysis = debug ? analyze_ir_noise(program, options_.parameters, {}, Trace(module, program, log))

@@ -10,7 +10,8 @@
 /// Two forms:
 ///   - over the def-use graph alone: a `join` vertex (block argument) joins
 ///     all values flowing into it; every vertex is analysed;
-///   - over the def-use graph plus a CFG of blocks (`SparseCfgProblem`): block
+///   - over the program's shape (an `SsaProgram`: values in the blocks of a
+///     CFG, with the same value handles as the def-use graph): block
 ///     arguments join over the *executable* incoming edges and values in
 ///     blocks never found executable stay uninitialized (`noise(v) ==
 ///     nullptr`), like MLIR's pairing with its dead-code analysis.
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/ssa_program.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/noisy/noise_model.hpp>
 #include <kildall/noisy/program_concept.hpp>
@@ -62,7 +64,9 @@ struct NoiseAnalysisOptions {
   }();
 };
 
-/// The sparse problem of the noise analysis over a `NoisyProgram` (no CFG).
+/// The sparse problem of the noise analysis over a `NoisyProgram`: on its
+/// def-use graph alone, or on a shape of the same values (then `boundary`
+/// gives the entry block's arguments their noise).
 template <NoisyProgram G>
 class NoiseProblem {
  public:
@@ -87,8 +91,8 @@ class NoiseProblem {
     return reduce ? infer_fresh_noise(parameters_) : noise;
   }
 
-  /// Noise of an entry block's argument `v` (CFG form): by its kind.
-  [[nodiscard]] Interval entry_noise(const vertex_t<G>& v) const {
+  /// Noise of an entry block's argument `v` (over a shape): by its kind.
+  [[nodiscard]] Interval boundary(const vertex_t<G>& v) const {
     const NoisyOp kind = kind_of(*g_, v);
     if (kind == NoisyOp::input || kind == NoisyOp::join) return infer_input_noise(parameters_);
     return infer_noise(kind, std::span<const Interval* const>{}, parameters_);
@@ -112,59 +116,20 @@ class NoiseProblem {
   Reductions reductions_;
 };
 
-/// The noise problem over a def-use graph `G` whose values live in the blocks
-/// of a CFG `Cfg` (a `SparseCfgProblem`). `Blocks` supplies the block
-/// bookkeeping the solver asks for: `block_of(v)`, `is_block_argument(v)`,
-/// `block_arguments(b)`, `block_values(b)`, `incoming_value(arg, edge)` (e.g.
-/// the reference IR's `ir::FunctionProblemBase`).
-template <NoisyProgram G, AnalysisGraph Cfg, class Blocks>
-class NoiseCfgProblem {
- public:
-  /// The lattice: noise intervals.
-  using lattice_type = Interval;
-  /// See `NoiseProblem`.
-  static constexpr bool visit_with_uninitialized_operands = true;
-
-  /// The problem; `noise` and `blocks` must outlive it.
-  NoiseCfgProblem(const NoiseProblem<G>& noise, const Blocks& blocks) : noise_(&noise), blocks_(&blocks) {}
-
-  /// See `NoiseProblem::transfer`.
-  [[nodiscard]] Interval transfer(const vertex_t<G>& v, OperandStates<Interval> operands) const {
-    return noise_->transfer(v, operands);
-  }
-  /// Function arguments: by kind (`input` noise for noisy ones).
-  [[nodiscard]] Interval entry_argument_state(const vertex_t<G>& v) const { return noise_->entry_noise(v); }
-  /// The block defining `v`.
-  [[nodiscard]] vertex_t<Cfg> block_of(const vertex_t<G>& v) const { return blocks_->block_of(v); }
-  /// Whether `v` is a block argument.
-  [[nodiscard]] bool is_block_argument(const vertex_t<G>& v) const { return blocks_->is_block_argument(v); }
-  /// The arguments of block `b`.
-  [[nodiscard]] decltype(auto) block_arguments(const vertex_t<Cfg>& b) const { return blocks_->block_arguments(b); }
-  /// The other values of block `b`.
-  [[nodiscard]] decltype(auto) block_values(const vertex_t<Cfg>& b) const { return blocks_->block_values(b); }
-  /// The value edge `e` passes to `argument`.
-  [[nodiscard]] std::optional<vertex_t<G>> incoming_value(const vertex_t<G>& argument, const edge_t<Cfg>& e) const {
-    const auto in = blocks_->incoming_value(argument, e);
-    if (!in) return std::nullopt;
-    return static_cast<vertex_t<G>>(*in);
-  }
-
- private:
-  const NoiseProblem<G>* noise_;
-  const Blocks* blocks_;
-};
-
 /// The outcome of a noise analysis: the noise of every value (or nothing for
 /// values never reached), the placement it assumed, and the solver's result.
-template <NoisyProgram G, class Cfg = NoCfg>
+/// `Prog` is what the solver ran over: the def-use graph `G` itself, or a
+/// shape of its values.
+template <NoisyProgram G, SparseProgram Prog = G>
 class NoiseAnalysis {
  public:
   /// The value handle.
   using value_type = vertex_t<G>;
 
-  /// Wraps a solver result (see `analyze_noise`).
-  NoiseAnalysis(SparseResult<G, Interval, Cfg> result, NoiseParameters parameters, NoiseAnalysisOptions options)
-      : result_(std::move(result)), parameters_(parameters), options_(std::move(options)) {}
+  /// Wraps a solver result (see `analyze_noise`); `program` must outlive the analysis.
+  NoiseAnalysis(const G& program, SparseResult<Prog, Interval> result, NoiseParameters parameters,
+                NoiseAnalysisOptions options)
+      : program_(&program), result_(std::move(result)), parameters_(parameters), options_(std::move(options)) {}
 
   /// The noise of `v` (after a virtually placed reduce_noise), or nullptr if
   /// `v` was never reached.
@@ -179,7 +144,7 @@ class NoiseAnalysis {
 
   /// Whether the analysis placed a reduce_noise after `v` (virtually).
   [[nodiscard]] bool is_reduced(const value_type& v) const {
-    const std::size_t i = vertex_index(result_.values_graph(), v);
+    const std::size_t i = vertex_index(*program_, v);
     return i < options_.reduce_after.size() && options_.reduce_after[i];
   }
 
@@ -189,21 +154,22 @@ class NoiseAnalysis {
   [[nodiscard]] const NoiseParameters& parameters() const noexcept { return parameters_; }
   /// The options the analysis ran with (placement included).
   [[nodiscard]] const NoiseAnalysisOptions& options() const noexcept { return options_; }
-  /// The solver's result (statistics, visit counts, block executability).
-  [[nodiscard]] const SparseResult<G, Interval, Cfg>& solver_result() const noexcept { return result_; }
+  /// The solver's result (statistics, visit counts, reached blocks).
+  [[nodiscard]] const SparseResult<Prog, Interval>& solver_result() const noexcept { return result_; }
   /// The program analysed.
-  [[nodiscard]] const G& program() const noexcept { return result_.values_graph(); }
+  [[nodiscard]] const G& program() const noexcept { return *program_; }
 
  private:
-  SparseResult<G, Interval, Cfg> result_;
+  const G* program_;
+  SparseResult<Prog, Interval> result_;
   NoiseParameters parameters_;
   NoiseAnalysisOptions options_;
 };
 
 /// The noise of op `v` itself, before a reduce_noise placed after it (equal
 /// to `noise(v)` when none is placed); nullopt when `v` was not reached.
-template <NoisyProgram G, class Cfg>
-[[nodiscard]] std::optional<Interval> noise_before_reduction(const NoiseAnalysis<G, Cfg>& analysis,
+template <NoisyProgram G, class Prog>
+[[nodiscard]] std::optional<Interval> noise_before_reduction(const NoiseAnalysis<G, Prog>& analysis,
                                                              const vertex_t<G>& v) {
   const Interval* own = analysis.noise(v);
   if (own == nullptr) return std::nullopt;
@@ -222,24 +188,21 @@ template <NoisyProgram G, class O = NoObserver>
 [[nodiscard]] NoiseAnalysis<G> analyze_noise(const G& program, const NoiseParameters& parameters = {},
                                              NoiseAnalysisOptions options = {}, O&& observer = O{}) {
   const NoiseProblem<G> problem(program, parameters, &options.reduce_after, options.reductions);
-  // `{...}`: a braced list keeps solve_sparse's CFG overload from being
-  // deduced (its concept check would instantiate graph_traits<NoiseProblem>).
   auto result = solve_sparse(program, problem, options.solver, std::forward<O>(observer));
-  return NoiseAnalysis<G>(std::move(result), parameters, std::move(options));
+  return NoiseAnalysis<G>(program, std::move(result), parameters, std::move(options));
 }
 
-/// Runs the noise analysis over `program` whose values live in the blocks of
-/// `cfg`, from the executable block(s) `entries`; `blocks` is the block
-/// bookkeeping (see `NoiseCfgProblem`). Values in blocks never found
-/// executable stay uninitialized.
-template <NoisyProgram G, AnalysisGraph Cfg, class Entries, class Blocks, class O = NoObserver>
-[[nodiscard]] NoiseAnalysis<G, Cfg> analyze_noise_over_cfg(const G& program, const Cfg& cfg, const Entries& entries,
-                                                           const Blocks& blocks, const NoiseParameters& parameters = {},
-                                                  NoiseAnalysisOptions options = {}, O&& observer = O{}) {
-  const NoiseProblem<G> noise(program, parameters, &options.reduce_after, options.reductions);
-  const NoiseCfgProblem<G, Cfg, Blocks> problem(noise, blocks);
-  auto result = solve_sparse(program, cfg, entries, problem, options.solver, std::forward<O>(observer));
-  return NoiseAnalysis<G, Cfg>(std::move(result), parameters, std::move(options));
+/// Runs the noise analysis over `shape`, an `SsaProgram` of `program`'s
+/// values in the blocks of a CFG, from its entry blocks. Values in blocks
+/// never found executable stay uninitialized.
+template <NoisyProgram G, SsaProgram S, class O = NoObserver>
+  requires std::same_as<ssa_value_t<S>, vertex_t<G>>
+[[nodiscard]] NoiseAnalysis<G, S> analyze_noise_over_cfg(const G& program, const S& shape,
+                                                         const NoiseParameters& parameters = {},
+                                                         NoiseAnalysisOptions options = {}, O&& observer = O{}) {
+  const NoiseProblem<G> problem(program, parameters, &options.reduce_after, options.reductions);
+  auto result = solve_sparse(shape, problem, options.solver, std::forward<O>(observer));
+  return NoiseAnalysis<G, S>(program, std::move(result), parameters, std::move(options));
 }
 
 }  // namespace kildall::noisy

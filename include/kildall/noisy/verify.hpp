@@ -34,8 +34,8 @@ struct NoiseViolation {
 }
 
 /// The violation at `v`, if `v` is a checked op over the maximum.
-template <NoisyProgram G, class Cfg>
-[[nodiscard]] std::optional<NoiseViolation<vertex_t<G>>> noise_violation_at(const NoiseAnalysis<G, Cfg>& analysis,
+template <NoisyProgram G, class Prog>
+[[nodiscard]] std::optional<NoiseViolation<vertex_t<G>>> noise_violation_at(const NoiseAnalysis<G, Prog>& analysis,
                                                                             const vertex_t<G>& v) {
   const NoisyOp kind = kind_of(analysis.program(), v);
   if (!is_checked(kind)) return std::nullopt;
@@ -48,8 +48,8 @@ template <NoisyProgram G, class Cfg>
 }
 
 /// Every violation, in vertex order (empty: the program is legal).
-template <NoisyProgram G, class Cfg>
-[[nodiscard]] std::vector<NoiseViolation<vertex_t<G>>> find_noise_violations(const NoiseAnalysis<G, Cfg>& analysis) {
+template <NoisyProgram G, class Prog>
+[[nodiscard]] std::vector<NoiseViolation<vertex_t<G>>> find_noise_violations(const NoiseAnalysis<G, Prog>& analysis) {
   std::vector<NoiseViolation<vertex_t<G>>> out;
   for (const auto& v : vertex_range(analysis.program()))
     if (auto violation = noise_violation_at(analysis, v)) out.push_back(*violation);
@@ -57,8 +57,8 @@ template <NoisyProgram G, class Cfg>
 }
 
 /// True when no checked op exceeds the maximum.
-template <NoisyProgram G, class Cfg>
-[[nodiscard]] bool is_legal(const NoiseAnalysis<G, Cfg>& analysis) {
+template <NoisyProgram G, class Prog>
+[[nodiscard]] bool is_legal(const NoiseAnalysis<G, Prog>& analysis) {
   for (const auto& v : vertex_range(analysis.program()))
     if (noise_violation_at(analysis, v)) return false;
   return true;

@@ -14,17 +14,21 @@
 /// otherwise, and an edge is executable unless `problem.edge_executable(e, s)`
 /// says it is not (a branch on a known constant). A vertex is visited only
 /// once an executable edge (or being a root) reaches it; vertices never reached
-/// end *uninitialized*: `lookup_in`/`lookup_out` return nullptr, never a
-/// bottom pretending to have been reached.
+/// end *uninitialized*: `before`/`after` return nullptr, never a bottom
+/// pretending to have been reached.
 ///
 /// A backward problem (liveness) runs the same engine on `Reversed<G>`, a
-/// non-owning view: `solve_backward(g, exits, problem)`. Then "in" is the
-/// state after the vertex in program order (e.g. live-out) and "out" the state
-/// before it (live-in); edges handed to the problem are still `G`'s edges.
+/// non-owning view: `solve_backward(g, exits, problem)`; edges handed to the
+/// problem are still `G`'s edges. Results speak in program order in both
+/// directions: `before(v)` is the state at the top of `v` (live-in),
+/// `after(v)` at its bottom (live-out).
 ///
-/// The worklist is a `PriorityWorklist` over the reverse post-order (default)
-/// or Bourdoncle's weak topological order of the vertices reachable from the
-/// roots; entries are deduplicated. Widening applies at widening points (WTO
+/// The iteration policy (worklist, visit cap, widening, monotonicity check,
+/// narrowing, statistics) is the shared engine of `detail/fixpoint.hpp`; this
+/// header supplies the dense equations. The worklist is a `PriorityWorklist`
+/// over Bourdoncle's weak topological order (default) or the reverse
+/// post-order of the vertices reachable from the roots; entries are
+/// deduplicated. Widening applies at widening points (WTO
 /// heads, retreating-edge targets) after `SolverOptions::widening_delay`
 /// visits; an optional narrowing phase follows; a per-vertex visit cap stops
 /// anything that does not converge with a status naming the vertex.
@@ -35,6 +39,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -43,6 +48,7 @@
 #include <kildall/graph/reversed.hpp>
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
+#include <kildall/solver/detail/fixpoint.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
 #include <kildall/solver/detail/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
@@ -50,7 +56,6 @@
 #include <kildall/solver/options.hpp>
 #include <kildall/solver/problem.hpp>
 #include <kildall/solver/status.hpp>
-#include <kildall/solver/worklist.hpp>
 
 namespace kildall {
 
@@ -100,9 +105,16 @@ template <class G, class TG, class P, class O>
 class DenseEngine;
 }  // namespace detail
 
-/// The outcome of a dense solve over graph `G`: per-vertex in/out states (or
-/// "never reached"), visit counts, statistics and status. Holds a pointer to
-/// the graph, which must outlive it.
+/// The outcome of a dense solve over graph `G`: per-vertex states before and
+/// after each vertex *in program order* (or "never reached"), visit counts,
+/// statistics and status. Holds a pointer to the graph, which must outlive it.
+///
+/// For a forward problem `before(v)` is the join over `v`'s executable
+/// in-edges (the state `v`'s transfer reads) and `after(v)` what the transfer
+/// produced. For a backward problem (liveness) it is the other way round:
+/// `after(v)` is the join over `v`'s successors (live-out) and `before(v)` the
+/// transfer's result (live-in). Either way, `before` is the state at the top
+/// of `v` and `after` at its bottom.
 template <class G, class L>
 class DenseResult {
  public:
@@ -111,21 +123,19 @@ class DenseResult {
   /// The lattice.
   using lattice_type = L;
 
-  /// The state entering `v`'s transfer (the join over its executable
-  /// incoming edges in the analysis direction), or nullptr if `v` was never reached.
-  [[nodiscard]] const L* lookup_in(const vertex_type& v) const {
-    const std::size_t i = index(v);
-    return i < reached_.size() && reached_[i] ? &in_[i] : nullptr;
+  /// The state at the top of `v` in program order, or nullptr if `v` was never reached.
+  [[nodiscard]] const L* before(const vertex_type& v) const {
+    return direction_ == Direction::forward ? input(v) : output(v);
   }
-  /// The state `v`'s transfer produced, or nullptr if `v` was never reached.
-  [[nodiscard]] const L* lookup_out(const vertex_type& v) const {
-    const std::size_t i = index(v);
-    return i < reached_.size() && reached_[i] ? &out_[i] : nullptr;
+  /// The state at the bottom of `v` in program order, or nullptr if `v` was never reached.
+  [[nodiscard]] const L* after(const vertex_type& v) const {
+    return direction_ == Direction::forward ? output(v) : input(v);
   }
-  /// Same as `lookup_out`.
-  [[nodiscard]] const L* lookup(const vertex_type& v) const { return lookup_out(v); }
   /// Whether `v` was reached (holds states).
-  [[nodiscard]] bool reached(const vertex_type& v) const { return lookup_out(v) != nullptr; }
+  [[nodiscard]] bool reached(const vertex_type& v) const {
+    const std::size_t i = index(v);
+    return i < reached_.size() && reached_[i];
+  }
   /// How many times `v` was visited (ascending phase).
   [[nodiscard]] std::uint32_t visits(const vertex_type& v) const {
     const std::size_t i = index(v);
@@ -141,7 +151,7 @@ class DenseResult {
   [[nodiscard]] const SolveStatistics& statistics() const noexcept { return stats_; }
   /// The direction of the problem.
   [[nodiscard]] Direction direction() const noexcept { return direction_; }
-  /// The roots (entries for forward, exits for backward problems).
+  /// The roots the solve started from (entries for forward, exits for backward problems).
   [[nodiscard]] const std::vector<vertex_type>& roots() const noexcept { return roots_; }
   /// The graph the result is about.
   [[nodiscard]] const G& graph() const noexcept { return *graph_; }
@@ -151,6 +161,15 @@ class DenseResult {
   friend class detail::DenseEngine;
 
   [[nodiscard]] std::size_t index(const vertex_type& v) const { return vertex_index(*graph_, v); }
+  // The state the transfer read (the join in the analysis direction) and the one it produced.
+  [[nodiscard]] const L* input(const vertex_type& v) const {
+    const std::size_t i = index(v);
+    return i < reached_.size() && reached_[i] ? &in_[i] : nullptr;
+  }
+  [[nodiscard]] const L* output(const vertex_type& v) const {
+    const std::size_t i = index(v);
+    return i < reached_.size() && reached_[i] ? &out_[i] : nullptr;
+  }
 
   const G* graph_ = nullptr;
   Direction direction_ = Direction::forward;
@@ -165,23 +184,29 @@ class DenseResult {
 
 namespace detail {
 
-/// The engine: runs over the traversal graph `TG` (`G` or `Reversed<G>`),
-/// fills a `DenseResult<G, L>`.
+/// The dense front end of the fixpoint engine: runs over the traversal graph
+/// `TG` (`G` or `Reversed<G>`), fills a `DenseResult<G, L>`. The engine moves
+/// a vertex's in-state; `settle` applies the transfer to it.
 template <class G, class TG, class P, class O>
-class DenseEngine {
+class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>> {
+  using Base = FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>>;
+  friend Base;
+
  public:
   using L = lattice_t<P>;
   using Vertex = vertex_t<G>;
   using Result = DenseResult<G, L>;
   static constexpr bool has_executability = DenseEdgeExecutability<P, G>;
   static constexpr bool has_edge_transfer = DenseEdgeTransfer<P, G>;
+  static constexpr bool wants_before = false;
 
   DenseEngine(const G& g, const TG& tg, Direction dir, const P& problem, const SolverOptions& options, O& observer)
-      : g_(g), tg_(tg), dir_(dir), p_(problem), opt_(options), obs_(observer) {}
+      : Base(options), g_(g), tg_(tg), dir_(dir), p_(problem), obs_(observer) {}
 
   /// A fresh solve from `roots`.
   Result run(std::vector<Vertex> roots) {
     Result r;
+    r_ = &r;
     init_result(r, std::move(roots));
     const std::size_t n = vertex_count(g_);
     r.in_.assign(n, L{});
@@ -190,8 +215,8 @@ class DenseEngine {
     r.visits_.assign(n, 0);
     if (!valid_roots(r)) return r;
     prepare(r);
-    for (const auto& root : r.roots_) (void)worklist_.push(plan_.position[vertex_index(g_, root)]);
-    iterate(r);
+    for (const auto& root : r.roots_) this->enqueue(plan_.position[vertex_index(g_, root)]);
+    this->iterate();
     finish(r);
     return r;
   }
@@ -201,6 +226,7 @@ class DenseEngine {
   /// `previous` for every vertex the change cannot reach.
   Result rerun(Result previous, std::vector<Vertex> roots, const std::vector<Vertex>& changed) {
     Result r = std::move(previous);
+    r_ = &r;
     init_result(r, std::move(roots));
     const std::size_t n = vertex_count(g_);
     r.in_.resize(n);
@@ -214,21 +240,12 @@ class DenseEngine {
     prepare(r);
     // Everything reachable from a change may move (up or down): reset it to
     // "not reached" and recompute it from the unaffected rest.
-    std::vector<bool> affected(n, false);
-    std::vector<Vertex> stack(changed.begin(), changed.end());
-    for (const auto& v : changed) affected[vertex_index(g_, v)] = true;
-    while (!stack.empty()) {
-      const Vertex v = stack.back();
-      stack.pop_back();
-      for (const auto& e : out_edge_range(tg_, v)) {
-        const Vertex w = target(e, tg_);
-        const std::size_t wi = vertex_index(g_, w);
-        if (!affected[wi]) {
-          affected[wi] = true;
-          stack.push_back(w);
-        }
-      }
-    }
+    std::vector<std::size_t> seeds;
+    for (const auto& v : changed) seeds.push_back(vertex_index(g_, v));
+    const std::vector<Vertex>& vertex_at = vertices_by_index();
+    const std::vector<bool> affected = affected_closure(n, seeds, [&](std::size_t i, auto&& touch) {
+      for (const auto& e : out_edge_range(tg_, vertex_at[i])) touch(vertex_index(g_, target(e, tg_)));
+    });
     for (std::size_t i = 0; i < n; ++i) {
       if (!affected[i]) continue;
       r.reached_[i] = false;
@@ -236,73 +253,37 @@ class DenseEngine {
       r.out_[i] = L{};
     }
     for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
-      if (affected[vertex_index(g_, plan_.order[pos])]) (void)worklist_.push(pos);
+      if (affected[vertex_index(g_, plan_.order[pos])]) this->enqueue(static_cast<std::uint32_t>(pos));
     }
-    iterate(r);
+    this->iterate();
     finish(r);
     return r;
   }
 
  private:
-  void init_result(Result& r, std::vector<Vertex> roots) {
-    r.graph_ = &g_;
-    r.direction_ = dir_;
-    r.roots_ = std::move(roots);
-    r.outcome_ = {};
-    r.stats_ = {};
-    r.stats_.nodes = vertex_count(g_);
+  // --- what the engine asks of a front end -------------------------------
+
+  [[nodiscard]] std::size_t index_at(std::size_t pos) const { return vertex_index(g_, plan_.order[pos]); }
+  [[nodiscard]] bool widening_point(std::size_t pos) const { return plan_.widening_point[pos]; }
+  [[nodiscard]] bool has_state(std::size_t i) const { return r_->reached_[i]; }
+  [[nodiscard]] L& state(std::size_t i) { return r_->in_[i]; }
+  void initialize(std::size_t i, L&& in) {
+    r_->in_[i] = std::move(in);
+    r_->reached_[i] = true;
+  }
+  void drain() {}
+  void begin_narrowing() {}
+  void stopped_at(SolveStatus, std::size_t pos) {
+    const Vertex v = plan_.order[pos];
+    r_->outcome_.offending_node = v;
+    r_->outcome_.offending_index = vertex_index(g_, v);
   }
 
-  bool valid_roots(Result& r) {
-    const std::size_t bad = first_invalid_root(g_, r.roots_);
-    if (bad == r.roots_.size()) return true;
-    r.outcome_.status = SolveStatus::invalid_input;
-    return false;
-  }
-
-  void prepare(Result& r) {
-    plan_ = make_iteration_plan(tg_, r.roots_, opt_.order);
-    worklist_.reset(plan_.order.size());
-    is_root_.assign(vertex_count(g_), false);
-    for (const auto& root : r.roots_) is_root_[vertex_index(g_, root)] = true;
-  }
-
-  void finish(Result& r) {
-    std::size_t reached = 0;
-    std::size_t max_visits = 0;
-    for (std::size_t i = 0; i < r.reached_.size(); ++i) {
-      reached += r.reached_[i] ? 1 : 0;
-      max_visits = std::max<std::size_t>(max_visits, r.visits_[i]);
-    }
-    r.stats_.nodes_reached = reached;
-    r.stats_.max_visits = max_visits;
-    r.stats_.bookkeeping_bytes = plan_.bytes() + worklist_.bytes() + r.reached_.capacity() / 8 +
-                                 r.visits_.capacity() * sizeof(std::uint32_t) + is_root_.capacity() / 8;
-  }
-
-  [[nodiscard]] bool stopped(const Result& r) const { return r.outcome_.status != SolveStatus::converged; }
-
-  void stop(Result& r, SolveStatus s, const Vertex& v) {
-    r.outcome_.status = s;
-    r.outcome_.offending_node = v;
-    r.outcome_.offending_index = vertex_index(g_, v);
-  }
-
-  /// Whether edge `e` of the traversal graph, leaving reached vertex `u`, is executable.
-  template <class Edge>
-  bool executable(const Edge& e, const L& from) const {
-    if constexpr (has_executability) {
-      return static_cast<bool>(p_.edge_executable(e, from));
-    } else {
-      (void)e;
-      (void)from;
-      return true;
-    }
-  }
-
-  /// Joins the contributions of `v`'s executable incoming edges (and its
-  /// boundary, for a root) into `out`; false when nothing reaches `v`.
-  bool pull(const Result& r, const Vertex& v, L& out) const {
+  /// The in-state of the vertex at `pos`: its boundary (a root) joined with
+  /// what its executable incoming edges carry; false when nothing reaches it.
+  bool compute(std::size_t pos, L& out) const {
+    const Vertex v = plan_.order[pos];
+    const Result& r = *r_;
     bool have = false;
     if (is_root_[vertex_index(g_, v)]) {
       out = static_cast<L>(p_.boundary(v));
@@ -333,102 +314,115 @@ class DenseEngine {
     return have;
   }
 
-  void push_successors(const Result& r, const Vertex& v) {
-    const L& from = r.out_[vertex_index(g_, v)];
+  /// After the in-state moved: apply the transfer and move the out-state up.
+  Settled settle(const VisitInfo<L>& info) {
+    Result& r = *r_;
+    const Vertex v = plan_.order[info.position];
+    const std::size_t vi = info.index;
+    if (info.non_monotone) return Settled::non_monotone;
+    if (!info.first && !is_changed(info.change)) {
+      if constexpr (observer_enabled<O>) {
+        obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, info.visit, &r.in_[vi], &r.out_[vi],
+                                            &r.out_[vi], info.widened, ChangeResult::unchanged});
+      }
+      return Settled::unchanged;
+    }
+    out_candidate_ = static_cast<L>(p_.transfer(v, r.in_[vi]));
+    if (info.first) {
+      if constexpr (observer_enabled<O>) {
+        notify_reached(obs_, v);
+        obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, info.visit, &r.in_[vi], nullptr,
+                                            &out_candidate_, info.widened, ChangeResult::changed});
+      }
+      std::swap(r.out_[vi], out_candidate_);
+      return Settled::changed;
+    }
+    L& out = r.out_[vi];
+    if (this->opt_.check_monotonicity && !out.leq(out_candidate_)) return Settled::non_monotone;
+    if constexpr (observer_enabled<O>) old_out_ = out;
+    const ChangeResult change = out.join(out_candidate_);
+    if constexpr (observer_enabled<O>) {
+      obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, info.visit, &r.in_[vi], &old_out_, &out,
+                                          info.widened, change});
+    }
+    return is_changed(change) ? Settled::changed : Settled::unchanged;
+  }
+
+  void propagate(std::size_t pos) {
+    const Vertex v = plan_.order[pos];
+    const L& from = r_->out_[vertex_index(g_, v)];
     for (const auto& e : out_edge_range(tg_, v)) {
       if (!executable(e, from)) continue;
-      const std::uint32_t q = plan_.position[vertex_index(g_, target(e, tg_))];
-      if (q != no_position) (void)worklist_.push(q);
+      this->enqueue(plan_.position[vertex_index(g_, target(e, tg_))]);
     }
   }
 
-  void visit(Result& r, std::size_t pos) {
-    const Vertex v = plan_.order[pos];
-    const std::size_t vi = vertex_index(g_, v);
-    if (!pull(r, v, in_candidate_)) return;  // not reached (yet)
-    if (r.visits_[vi] >= opt_.max_visits_per_node) {
-      stop(r, SolveStatus::visit_cap_reached, v);
-      return;
-    }
-    const std::uint32_t visit_number = ++r.visits_[vi];
-    ++r.stats_.visits;
-    const bool was_reached = r.reached_[vi];
-    bool widened = false;
-    if constexpr (WidenableLattice<L>) {
-      if (opt_.widening && was_reached && plan_.widening_point[pos] && visit_number > opt_.widening_delay) {
-        L w = r.in_[vi];
-        (void)w.widen(in_candidate_);
-        in_candidate_ = std::move(w);
-        widened = true;
-        ++r.stats_.widenings;
-      }
-    }
-    if (was_reached && in_candidate_ == r.in_[vi]) {
-      if constexpr (observer_enabled<O>) {
-        obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, visit_number, &r.in_[vi], &r.out_[vi],
-                                            &r.out_[vi], widened, ChangeResult::unchanged});
-      }
-      return;
-    }
-    if (was_reached && opt_.check_monotonicity && !r.in_[vi].leq(in_candidate_)) {
-      stop(r, SolveStatus::non_monotone, v);
-      return;
-    }
-    out_candidate_ = static_cast<L>(p_.transfer(v, in_candidate_));
-    const bool changed = !was_reached || !(out_candidate_ == r.out_[vi]);
+  /// Narrowing: commit the strictly lower in-state `in` if its transfer stays below the out-state.
+  bool narrow(std::size_t pos, std::size_t vi, L& in) {
+    Result& r = *r_;
+    out_candidate_ = static_cast<L>(p_.transfer(plan_.order[pos], in));
+    if (!out_candidate_.leq(r.out_[vi])) return false;
     if constexpr (observer_enabled<O>) {
-      if (!was_reached) notify_reached(obs_, v);
-      obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, visit_number, &in_candidate_,
-                                          was_reached ? &r.out_[vi] : nullptr, &out_candidate_, widened,
-                                          change_if(changed)});
+      obs_.on_visit(VisitEvent<Vertex, L>{plan_.order[pos], VisitPhase::narrowing, r.visits_[vi], &in, &r.out_[vi],
+                                          &out_candidate_, false, change_if(!r.out_[vi].leq(out_candidate_))});
     }
-    if (changed && was_reached && opt_.check_monotonicity && !r.out_[vi].leq(out_candidate_)) {
-      stop(r, SolveStatus::non_monotone, v);
-      return;
-    }
-    std::swap(r.in_[vi], in_candidate_);
-    r.reached_[vi] = true;
-    if (!changed) return;
-    ++r.stats_.changed_visits;
+    std::swap(r.in_[vi], in);
     std::swap(r.out_[vi], out_candidate_);
-    push_successors(r, v);
+    return true;
   }
 
-  void iterate(Result& r) {
-    while (!worklist_.empty() && !stopped(r)) visit(r, worklist_.pop_min());
-    if (!stopped(r)) narrow(r);
+  // --- the rest ----------------------------------------------------------
+
+  void init_result(Result& r, std::vector<Vertex> roots) {
+    r.graph_ = &g_;
+    r.direction_ = dir_;
+    r.roots_ = std::move(roots);
+    r.outcome_ = {};
+    r.stats_ = {};
+    r.stats_.nodes = vertex_count(g_);
   }
 
-  void narrow(Result& r) {
-    for (std::uint32_t pass = 0; pass < opt_.narrowing_passes; ++pass) {
-      bool any = false;
-      for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
-        const Vertex v = plan_.order[pos];
-        const std::size_t vi = vertex_index(g_, v);
-        if (!r.reached_[vi]) continue;
-        if (!pull(r, v, in_candidate_)) continue;
-        ++r.stats_.visits;
-        ++r.stats_.narrowing_visits;
-        if constexpr (NarrowableLattice<L>) {
-          if (plan_.widening_point[pos]) {
-            L narrowed = r.in_[vi];
-            (void)narrowed.narrow(in_candidate_);
-            in_candidate_ = std::move(narrowed);
-          }
-        }
-        // Only ever move down, so the states stay a post-fixpoint.
-        if (!in_candidate_.leq(r.in_[vi]) || in_candidate_ == r.in_[vi]) continue;
-        out_candidate_ = static_cast<L>(p_.transfer(v, in_candidate_));
-        if (!out_candidate_.leq(r.out_[vi])) continue;
-        if constexpr (observer_enabled<O>) {
-          obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::narrowing, r.visits_[vi], &in_candidate_, &r.out_[vi],
-                                              &out_candidate_, false, change_if(!(out_candidate_ == r.out_[vi]))});
-        }
-        std::swap(r.in_[vi], in_candidate_);
-        std::swap(r.out_[vi], out_candidate_);
-        any = true;
-      }
-      if (!any) break;
+  bool valid_roots(Result& r) {
+    const std::size_t bad = first_invalid_root(g_, r.roots_);
+    if (bad == r.roots_.size()) return true;
+    r.outcome_.status = SolveStatus::invalid_input;
+    return false;
+  }
+
+  void prepare(Result& r) {
+    plan_ = make_iteration_plan(tg_, r.roots_, this->opt_.order);
+    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status);
+    is_root_.assign(vertex_count(g_), false);
+    for (const auto& root : r.roots_) is_root_[vertex_index(g_, root)] = true;
+  }
+
+  /// Every vertex by its index (for the closure of a re-solve).
+  std::vector<Vertex> vertices_by_index() const {
+    std::vector<std::optional<Vertex>> slots(vertex_count(g_));
+    for (const auto& v : vertex_range(g_)) slots[vertex_index(g_, v)].emplace(v);
+    std::vector<Vertex> out;
+    out.reserve(slots.size());
+    for (auto& s : slots) out.push_back(*s);
+    return out;
+  }
+
+  void finish(Result& r) {
+    std::size_t reached = 0;
+    for (std::size_t i = 0; i < r.reached_.size(); ++i) reached += r.reached_[i] ? 1 : 0;
+    r.stats_.nodes_reached = reached;
+    r.stats_.bookkeeping_bytes = plan_.bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
+                                 r.visits_.capacity() * sizeof(std::uint32_t) + is_root_.capacity() / 8;
+  }
+
+  /// Whether edge `e` of the traversal graph, leaving a reached vertex with out-state `from`, is executable.
+  template <class Edge>
+  bool executable(const Edge& e, const L& from) const {
+    if constexpr (has_executability) {
+      return static_cast<bool>(p_.edge_executable(e, from));
+    } else {
+      (void)e;
+      (void)from;
+      return true;
     }
   }
 
@@ -436,13 +430,12 @@ class DenseEngine {
   const TG& tg_;
   Direction dir_;
   const P& p_;
-  const SolverOptions& opt_;
   O& obs_;
+  Result* r_ = nullptr;
   IterationPlan<Vertex> plan_;
-  PriorityWorklist worklist_;
   std::vector<bool> is_root_;
-  L in_candidate_{};
   L out_candidate_{};
+  L old_out_{};
 };
 
 }  // namespace detail

@@ -17,22 +17,26 @@ namespace kildall {
 
 /// The order in which the worklist hands out pending nodes.
 enum class IterationOrder : std::uint8_t {
-  /// Lowest reverse-post-order position first (Kildall 1973; the default).
-  /// Widening points are the targets of retreating edges of the depth-first
-  /// search, which cut every cycle, reducible or not.
-  reverse_postorder,
   /// Lowest position in Bourdoncle's weak topological order first (Bourdoncle
-  /// 1993, `kildall/graph/wto.hpp`). Because a component's nodes are
-  /// contiguous and follow its head, a priority worklist in this order
+  /// 1993, `kildall/graph/wto.hpp`; the default). Because a component's nodes
+  /// are contiguous and follow its head, a priority worklist in this order
   /// stabilizes each component before anything after it is visited (the
-  /// "recursive iteration strategy"). Widening points are the component heads.
+  /// "recursive iteration strategy"): on a chain of K loops the visits grow
+  /// linearly in K. Widening points are the component heads.
   weak_topological_order,
+  /// Lowest reverse-post-order position first (Kildall 1973). Widening points
+  /// are the targets of retreating edges of the depth-first search, which cut
+  /// every cycle, reducible or not. Cheaper to compute than the weak
+  /// topological order, but a loop whose body the search placed after the
+  /// code following the loop re-runs that code on every iteration: on a chain
+  /// of K loops the visits can grow as K^2.
+  reverse_postorder,
 };
 
 /// Tuning knobs of `solve_forward`, `solve_backward` and `solve_sparse`.
 struct SolverOptions {
   /// Worklist priority; see `IterationOrder`.
-  IterationOrder order = IterationOrder::reverse_postorder;
+  IterationOrder order = IterationOrder::weak_topological_order;
   /// Apply `widen` at widening points (only when the lattice models
   /// `WidenableLattice`; ignored otherwise).
   bool widening = true;
@@ -49,12 +53,27 @@ struct SolverOptions {
   /// phase. Reaching it stops the solve with `SolveStatus::visit_cap_reached`
   /// naming the node: never a hang.
   std::uint32_t max_visits_per_node = 10'000;
-  /// Check on every visit that a node's new state is above its old one (it must
-  /// be, for monotone transfers over growing inputs). A violation stops the
-  /// solve with `SolveStatus::non_monotone` naming the node. Costs one `leq`
-  /// per changed visit. When off, a non-monotone transfer is still caught by
-  /// `max_visits_per_node` if it makes the iteration oscillate.
+  /// Check on every visit that a node's candidate state is above its old one
+  /// (it must be, for monotone transfers over growing inputs). A violation
+  /// stops the solve with `SolveStatus::non_monotone` naming the node. Costs
+  /// one `leq` per visit. When off, a state still only moves up: the engine
+  /// updates it with the lattice's `join` (Kildall's `in := in join f(...)`),
+  /// so a non-monotone transfer cannot make the iteration oscillate; the
+  /// result is a post-fixpoint, just not the least one the transfer's author
+  /// may have meant.
   bool check_monotonicity = true;
+  /// Check on every visit that the `ChangeResult` a lattice's `join`/`widen`
+  /// reported agrees with `==` on the states before and after (the solvers
+  /// re-queue dependents on that report, not on a comparison). A
+  /// disagreement stops the solve with `SolveStatus::wrong_change_result`
+  /// naming the node. Costs a copy and a comparison per visit; on by default
+  /// in builds without `NDEBUG`. The law kit (`lattice/laws.hpp`) checks the
+  /// same property of a lattice on its own.
+#ifdef NDEBUG
+  bool check_change_results = false;
+#else
+  bool check_change_results = true;
+#endif
 };
 
 }  // namespace kildall

@@ -5,31 +5,35 @@
 /// joins only at block arguments (phi nodes) and executable-edge tracking built
 /// in. This is Wegman & Zadeck's sparse conditional constant propagation
 /// (TOPLAS 1991) generalized to any join-semilattice, as in MLIR's sparse
-/// dataflow framework, but over graphs instead of an IR:
+/// dataflow framework, but over any IR:
 ///
-/// * the **def-use graph** `Values` (any `AnalysisGraph`): one vertex per SSA
-///   value; an edge `x -> y` when `y`'s state reads `x`'s. `in_edges(y)` lists
-///   `y`'s operands in operand order (a value used twice has two edges). For a
-///   block argument, the values passed to it by branches are its in-edges too,
-///   so a change re-queues it.
-/// * optionally a **CFG** `Cfg` (any `AnalysisGraph`) of blocks. A value is
-///   visited only when its block is executable; a block becomes executable when
-///   it is an entry or one of its in-edges is executable; the problem decides,
-///   from the states of the block's branch operands (e.g. the condition of a
-///   `cond_br`), which out-edges are executable. A block argument's state is
-///   the join of the values passed to it over the *executable* incoming edges.
+/// * the program's **shape** is an `SsaProgram` (`kildall/graph/ssa_program.hpp`),
+///   written once per IR: values, the operands of the op defining each, blocks,
+///   block arguments, the CFG, and what each branch passes to which argument.
+///   The solver derives the def-use edges from it, including the ones from a
+///   forwarded operand to the block argument it reaches.
+/// * the **analysis** is a `SparseProblem`: a lattice, the transfer of an op's
+///   result from its operands' states, the `boundary` state of the entry
+///   block's arguments, and optionally which CFG edges a terminator can take
+///   given its operands' states (`edge_executable`) and how a value is refined
+///   along an edge (`transfer_edge`).
 ///
-/// Executability is not a separate analysis that can be forgotten: it is part
-/// of the solver, and values in blocks never found executable end
+/// A value is visited only when its block is executable; a block becomes
+/// executable when it is an entry or one of its in-edges is executable. A
+/// block argument's state is the join of the values passed to it over the
+/// *executable* incoming edges. Values in blocks never found executable end
 /// *uninitialized* (`lookup` returns nullptr), never "bottom pretending to be
-/// reached". A problem without a CFG (a pure DAG of values, e.g. a Boost.Graph
-/// of arithmetic ops) uses the overload without `Cfg`: every value is live.
+/// reached".
 ///
-/// Iteration: a priority worklist (`PriorityWorklist`) over the reverse
-/// post-order (or the weak topological order) of the def-use graph, so
-/// operands are visited before their users; widening at the widening points of
-/// that order after `SolverOptions::widening_delay` visits; an optional
-/// narrowing phase; a hard per-value visit cap.
+/// A program with no CFG (a pure DAG of values, e.g. a Boost.Graph of
+/// arithmetic ops) is a def-use `AnalysisGraph` whose `in_edges(v)` list `v`'s
+/// operands in order; every value is live.
+///
+/// Iteration: the shared fixpoint engine (`detail/fixpoint.hpp`): a priority
+/// worklist over the weak topological order (default) or reverse post-order
+/// of the def-use graph, so operands are visited before their users; widening
+/// at the widening points of that order after `SolverOptions::widening_delay`
+/// visits; an optional narrowing phase; a hard per-value visit cap.
 
 #include <algorithm>
 #include <concepts>
@@ -42,8 +46,11 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/ssa_program.hpp>
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
+#include <kildall/solver/detail/csr_graph.hpp>
+#include <kildall/solver/detail/fixpoint.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
 #include <kildall/solver/detail/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
@@ -51,7 +58,6 @@
 #include <kildall/solver/options.hpp>
 #include <kildall/solver/problem.hpp>
 #include <kildall/solver/status.hpp>
-#include <kildall/solver/worklist.hpp>
 
 namespace kildall {
 
@@ -59,11 +65,10 @@ namespace kildall {
 // Operand states
 // ---------------------------------------------------------------------------
 
-/// The states of a value's operands, in operand order (the order of
-/// `in_edges` in the def-use graph), as handed to a sparse transfer. An
-/// operand may be uninitialized (its block not yet executable, or its own
-/// operands not yet known); by default the solver only calls a transfer when
-/// all operands are initialized (see `SparseProblem`).
+/// The states of a value's operands, in operand order, as handed to a sparse
+/// transfer. An operand may be uninitialized (its block not yet executable,
+/// or its own operands not yet known); by default the solver only calls a
+/// transfer when all operands are initialized (see `SparseProblem`).
 template <class L>
 class OperandStates {
  public:
@@ -97,174 +102,108 @@ class OperandStates {
 };
 
 // ---------------------------------------------------------------------------
-// Problem concepts
+// Programs and problem concepts
 // ---------------------------------------------------------------------------
 
-/// A sparse problem over def-use graph `Values`:
+/// What the sparse solver runs over: an `SsaProgram` shape (values in the
+/// blocks of a CFG), or a def-use `AnalysisGraph` (no CFG; `in_edges(v)` are
+/// `v`'s operands in order).
+template <class Prog>
+concept SparseProgram = SsaProgram<Prog> || AnalysisGraph<Prog>;
+
+namespace detail {
+
+/// How the solver reads a program: a shape (with a CFG) or a def-use graph.
+template <class Prog>
+struct ProgramTraits;
+
+template <class Prog>
+  requires SsaProgram<Prog>
+struct ProgramTraits<Prog> {
+  static constexpr bool has_cfg = true;
+  using value_type = ssa_value_t<Prog>;
+  using cfg_type = ssa_cfg_t<Prog>;
+  using block_type = vertex_t<cfg_type>;
+  static std::size_t index(const Prog& p, const value_type& v) { return kildall::value_index(p, v); }
+  static std::size_t count(const Prog& p) { return static_cast<std::size_t>(p.value_count()); }
+};
+
+template <class Prog>
+  requires(!SsaProgram<Prog> && AnalysisGraph<Prog>)
+struct ProgramTraits<Prog> {
+  static constexpr bool has_cfg = false;
+  using value_type = vertex_t<Prog>;
+  using cfg_type = void;
+  using block_type = std::size_t;
+  static std::size_t index(const Prog& g, const value_type& v) { return vertex_index(g, v); }
+  static std::size_t count(const Prog& g) { return vertex_count(g); }
+};
+
+}  // namespace detail
+
+/// The value handle of a sparse program (a shape's `value_type`, or a def-use graph's vertex).
+template <SparseProgram Prog>
+using program_value_t = typename detail::ProgramTraits<Prog>::value_type;
+
+/// A sparse problem over program `Prog`:
 ///
 /// ```
 /// struct P {
-///   using lattice_type = L;                      // a JoinSemiLattice
-///   L transfer(vertex_t<Values> v, OperandStates<L> operands) const;
+///   using lattice_type = L;                            // a JoinSemiLattice
+///   L transfer(Value v, OperandStates<L> operands) const;  // an op result from its operands
+///   L boundary(Value argument) const;                 // with a CFG: the entry block's arguments
 ///   // optional:
+///   bool edge_executable(CfgEdge e, OperandStates<L> branch_operands) const;
+///   L transfer_edge(CfgEdge e, Value argument, const L& incoming, OperandStates<L> branch_operands) const;
+///   range<Value> extra_operands(Value v) const;      // more values v's transfer reads
 ///   static constexpr bool visit_with_uninitialized_operands = true;
 /// };
 /// ```
 ///
 /// `transfer` computes `v`'s state from its operands' states (ordered, not
-/// joined). It must be monotone. Unless the problem sets
+/// joined; then the states of `extra_operands(v)`, if the problem has it). It
+/// must be monotone. Unless the problem sets
 /// `visit_with_uninitialized_operands`, it is only called once every operand
-/// is initialized (SCCP's rule); values without operands (constants, inputs)
-/// are computed once their block is executable.
-template <class P, class Values>
-concept SparseProblem = AnalysisGraph<Values> && requires { typename lattice_t<P>; } &&
-                        JoinSemiLattice<lattice_t<P>> &&
-                        requires(const P& p, const vertex_t<Values>& v, OperandStates<lattice_t<P>> ops) {
-                          { p.transfer(v, ops) } -> std::convertible_to<lattice_t<P>>;
-                        };
-
-/// A sparse problem whose values live in the blocks of a CFG `Cfg`:
+/// is initialized (SCCP's rule); values without operands (constants) are
+/// computed once their block is executable. Block arguments are never
+/// transferred: an entry block's arguments start at `boundary(argument)`,
+/// and every argument joins what the executable in-edges of its block pass
+/// to it.
 ///
-/// ```
-/// struct P {
-///   using lattice_type = L;
-///   L transfer(Value v, OperandStates<L> operands) const;   // non-argument values
-///   Block block_of(Value v) const;                          // the block defining v
-///   bool is_block_argument(Value v) const;                  // phi-like: joined, not transferred
-///   Range<Value> block_arguments(Block b) const;            // b's arguments
-///   Range<Value> block_values(Block b) const;               // b's other values (op results)
-///   std::optional<Value> incoming_value(Value arg, CfgEdge e) const;  // what e passes to arg
-///   L entry_argument_state(Value arg) const;                // arguments of entry blocks
-///   // optional, together:
-///   Range<Value> branch_operands(Block b) const;            // what b's terminator reads
-///   bool edge_executable(CfgEdge e, OperandStates<L> branch_operands) const;
-/// };
-/// ```
-///
-/// A block argument's state is `entry_argument_state(arg)` if its block is an
-/// entry, joined with the states of `incoming_value(arg, e)` over every
-/// executable in-edge `e` whose incoming value is initialized. Without
-/// `edge_executable` every out-edge of an executable block is executable.
-/// With it, an out-edge `e` of block `b` is executable when all of `b`'s
-/// branch operands are initialized and `edge_executable(e, their states)`
-/// holds (e.g. a `cond_br` on a constant `true` enables only its first edge);
-/// the solver re-asks whenever a branch operand's state changes. The answer
-/// must be monotone (more edges as states grow).
-template <class P, class Values, class Cfg>
-concept SparseCfgProblem =
-    SparseProblem<P, Values> && AnalysisGraph<Cfg> &&
-    requires(const P& p, const vertex_t<Values>& v, const vertex_t<Cfg>& b, const edge_t<Cfg>& e) {
-      { p.block_of(v) } -> std::convertible_to<vertex_t<Cfg>>;
-      { p.is_block_argument(v) } -> std::convertible_to<bool>;
-      { p.block_arguments(b) } -> detail::RangeOf<vertex_t<Values>>;
-      { p.block_values(b) } -> detail::RangeOf<vertex_t<Values>>;
-      { p.incoming_value(v, e) } -> std::convertible_to<std::optional<vertex_t<Values>>>;
-      { p.entry_argument_state(v) } -> std::convertible_to<lattice_t<P>>;
-    };
+/// `edge_executable(e, states)` decides, from the states of the branch
+/// operands of `e`'s source block (the shape's `branch_operands`; it is asked
+/// once they are all initialized), whether `e` can be taken: a `cond_br` on a
+/// constant `true` enables only its first edge. It must be monotone (more
+/// edges as states grow). Without it every out-edge of an executable block is
+/// executable. `transfer_edge` refines the state a value carries along `e` to
+/// `argument` (e.g. on the true edge of `x < 10`); it must be monotone in
+/// `incoming`.
+template <class P, class Prog>
+concept SparseProblem =
+    SparseProgram<Prog> && requires { typename lattice_t<P>; } && JoinSemiLattice<lattice_t<P>> &&
+    requires(const P& p, const program_value_t<Prog>& v, OperandStates<lattice_t<P>> ops) {
+      { p.transfer(v, ops) } -> std::convertible_to<lattice_t<P>>;
+    } &&
+    (!detail::ProgramTraits<Prog>::has_cfg || requires(const P& p, const program_value_t<Prog>& v) {
+      { p.boundary(v) } -> std::convertible_to<lattice_t<P>>;
+    });
 
-/// Whether a `SparseCfgProblem` decides edge executability itself.
-template <class P, class Values, class Cfg>
+/// A sparse problem that decides which CFG edges a terminator can take.
+template <class P, class Prog>
 concept SparseBranchProblem =
-    SparseCfgProblem<P, Values, Cfg> &&
-    requires(const P& p, const vertex_t<Cfg>& b, const edge_t<Cfg>& e, OperandStates<lattice_t<P>> ops) {
-      { p.branch_operands(b) } -> detail::RangeOf<vertex_t<Values>>;
+    SparseProblem<P, Prog> && SsaProgram<Prog> &&
+    requires(const P& p, const edge_t<ssa_cfg_t<Prog>>& e, OperandStates<lattice_t<P>> ops) {
       { p.edge_executable(e, ops) } -> std::convertible_to<bool>;
     };
 
-/// The CFG type of a sparse solve without a CFG.
-struct NoCfg {};
-
-namespace detail {
-
-/// The block handle of `Cfg` (a placeholder for `NoCfg`).
-template <class Cfg>
-struct BlockOf {
-  using type = vertex_t<Cfg>;
-};
-template <>
-struct BlockOf<NoCfg> {
-  using type = std::size_t;
-};
-
-}  // namespace detail
-
-// ---------------------------------------------------------------------------
-// Result
-// ---------------------------------------------------------------------------
-
-namespace detail {
-template <class Values, class Cfg, class P, class O>
-class SparseEngine;
-}  // namespace detail
-
-/// The outcome of a sparse solve: one state per value (or "uninitialized"),
-/// block executability, visit counts, statistics and the status. Holds a
-/// pointer to the def-use graph (and CFG), which must outlive it.
-template <class Values, class L, class Cfg = NoCfg>
-class SparseResult {
- public:
-  /// The value handle.
-  using value_type = vertex_t<Values>;
-  /// The lattice.
-  using lattice_type = L;
-
-  /// The state of `v`, or nullptr when `v` was never computed (its block is
-  /// unreachable, or its operands never became known).
-  [[nodiscard]] const L* lookup(const value_type& v) const {
-    const std::size_t i = vertex_index(*values_, v);
-    return i < initialized_.size() && initialized_[i] ? &states_[i] : nullptr;
-  }
-
-  /// Whether `v` has a state.
-  [[nodiscard]] bool is_initialized(const value_type& v) const { return lookup(v) != nullptr; }
-
-  /// Whether block `b` was found executable (always true without a CFG).
-  template <class B>
-    requires(!std::same_as<Cfg, NoCfg>) && std::convertible_to<const B&, typename detail::BlockOf<Cfg>::type>
-  [[nodiscard]] bool block_executable(const B& b) const {
-    const std::size_t i = vertex_index(*cfg_, static_cast<typename detail::BlockOf<Cfg>::type>(b));
-    return i < executable_.size() && executable_[i];
-  }
-
-  /// How many times `v`'s transfer (or join) was applied.
-  [[nodiscard]] std::uint32_t visits(const value_type& v) const {
-    const std::size_t i = vertex_index(*values_, v);
-    return i < visits_.size() ? visits_[i] : 0;
-  }
-
-  /// Status of the solve.
-  [[nodiscard]] SolveStatus status() const noexcept { return outcome_.status; }
-  /// True when the states form a post-fixpoint.
-  [[nodiscard]] bool converged() const noexcept { return outcome_.converged(); }
-  /// Status plus the value that stopped the solve, if any.
-  [[nodiscard]] const SolveOutcome<value_type>& outcome() const noexcept { return outcome_; }
-  /// Counters of the solve.
-  [[nodiscard]] const SolveStatistics& statistics() const noexcept { return stats_; }
-  /// The def-use graph the result is about.
-  [[nodiscard]] const Values& values_graph() const noexcept { return *values_; }
-  /// The CFG the result is about (nullptr without a CFG).
-  [[nodiscard]] const Cfg* cfg() const noexcept { return cfg_; }
-  /// The entry blocks the solve started from (empty without a CFG).
-  [[nodiscard]] const std::vector<typename detail::BlockOf<Cfg>::type>& entries() const noexcept { return entries_; }
-
- private:
-  template <class, class, class, class>
-  friend class detail::SparseEngine;
-
-  const Values* values_ = nullptr;
-  const Cfg* cfg_ = nullptr;
-  std::vector<typename detail::BlockOf<Cfg>::type> entries_;
-  std::vector<L, detail::LargeArrayAllocator<L>> states_;
-  std::vector<bool> initialized_;
-  std::vector<bool> executable_;
-  std::vector<std::uint32_t, detail::LargeArrayAllocator<std::uint32_t>> visits_;
-  SolveOutcome<value_type> outcome_;
-  SolveStatistics stats_;
-};
-
-// ---------------------------------------------------------------------------
-// Engine
-// ---------------------------------------------------------------------------
+/// A sparse problem that refines values along CFG edges.
+template <class P, class Prog>
+concept SparseEdgeTransfer =
+    SparseProblem<P, Prog> && SsaProgram<Prog> &&
+    requires(const P& p, const edge_t<ssa_cfg_t<Prog>>& e, const ssa_value_t<Prog>& v, const lattice_t<P>& s,
+             OperandStates<lattice_t<P>> ops) {
+      { p.transfer_edge(e, v, s, ops) } -> std::convertible_to<lattice_t<P>>;
+    };
 
 namespace detail {
 
@@ -277,52 +216,162 @@ constexpr bool visit_with_uninitialized_operands() {
   }
 }
 
-template <class Values, class Cfg, class P, class O>
-class SparseEngine {
+/// Whether problem `P` reads more than the operands of a value.
+template <class P, class V>
+concept HasExtraOperands = requires(const P& p, const V& v) {
+  { p.extra_operands(v) } -> RangeOf<V>;
+};
+
+/// The CFG edge handle of a program (a placeholder without a CFG).
+template <class Prog, bool = ProgramTraits<Prog>::has_cfg>
+struct CfgEdgeOf {
+  using type = int;
+};
+template <class Prog>
+struct CfgEdgeOf<Prog, true> {
+  using type = edge_t<ssa_cfg_t<Prog>>;
+};
+
+template <class Prog, class P, class O>
+class SparseEngine;
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Result
+// ---------------------------------------------------------------------------
+
+/// The outcome of a sparse solve: one state per value (or "uninitialized"),
+/// which blocks were reached, visit counts, statistics and the status. Holds
+/// a pointer to the program, which must outlive it.
+template <SparseProgram Prog, class L>
+class SparseResult {
+  using Traits = detail::ProgramTraits<Prog>;
+
  public:
-  static constexpr bool has_cfg = !std::same_as<Cfg, NoCfg>;
+  /// The value handle.
+  using value_type = typename Traits::value_type;
+  /// The block handle (`std::size_t` placeholder without a CFG).
+  using block_type = typename Traits::block_type;
+  /// The lattice.
+  using lattice_type = L;
+
+  /// The state of `v`, or nullptr when `v` was never computed (its block is
+  /// unreachable, or its operands never became known).
+  [[nodiscard]] const L* lookup(const value_type& v) const {
+    const std::size_t i = Traits::index(*program_, v);
+    return i < reached_.size() && reached_[i] ? &states_[i] : nullptr;
+  }
+
+  /// Whether `v` holds a state.
+  [[nodiscard]] bool reached(const value_type& v) const { return lookup(v) != nullptr; }
+
+  /// Whether block `b` was reached: it is an entry or an executable edge leads to it.
+  template <class B>
+    requires Traits::has_cfg && std::convertible_to<const B&, block_type>
+  [[nodiscard]] bool block_reached(const B& b) const {
+    const std::size_t i = vertex_index(program_->cfg(), static_cast<block_type>(b));
+    return i < block_reached_.size() && block_reached_[i];
+  }
+
+  /// How many times `v`'s transfer (or join) was applied.
+  [[nodiscard]] std::uint32_t visits(const value_type& v) const {
+    const std::size_t i = Traits::index(*program_, v);
+    return i < visits_.size() ? visits_[i] : 0;
+  }
+
+  /// Status of the solve.
+  [[nodiscard]] SolveStatus status() const noexcept { return outcome_.status; }
+  /// True when the states form a post-fixpoint.
+  [[nodiscard]] bool converged() const noexcept { return outcome_.converged(); }
+  /// Status plus the value that stopped the solve, if any.
+  [[nodiscard]] const SolveOutcome<value_type>& outcome() const noexcept { return outcome_; }
+  /// Counters of the solve.
+  [[nodiscard]] const SolveStatistics& statistics() const noexcept { return stats_; }
+  /// The program the result is about.
+  [[nodiscard]] const Prog& program() const noexcept { return *program_; }
+  /// The entry blocks the solve started from (empty without a CFG).
+  [[nodiscard]] const std::vector<block_type>& roots() const noexcept { return roots_; }
+
+ private:
+  template <class, class, class>
+  friend class detail::SparseEngine;
+
+  const Prog* program_ = nullptr;
+  std::vector<block_type> roots_;
+  std::vector<L, detail::LargeArrayAllocator<L>> states_;
+  std::vector<bool> reached_;
+  std::vector<bool> block_reached_;
+  std::vector<std::uint32_t, detail::LargeArrayAllocator<std::uint32_t>> visits_;
+  SolveOutcome<value_type> outcome_;
+  SolveStatistics stats_;
+};
+
+// ---------------------------------------------------------------------------
+// Engine
+// ---------------------------------------------------------------------------
+
+namespace detail {
+
+/// The sparse front end of the fixpoint engine. With a CFG it first derives,
+/// from the shape, compact index arrays: each value's block and argument
+/// position, its operands, its dependents (users, and the arguments it is
+/// forwarded to), each argument's incoming (edge, value) pairs, the CFG's
+/// edges and each block's branch operands. Without a CFG it reads the
+/// def-use graph directly.
+template <class Prog, class P, class O>
+class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P>> {
+  using Base = FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P>>;
+  friend Base;
+  using Traits = ProgramTraits<Prog>;
+
+ public:
+  static constexpr bool has_cfg = Traits::has_cfg;
   static constexpr bool has_branches = [] {
     if constexpr (has_cfg) {
-      return SparseBranchProblem<P, Values, Cfg>;
+      return SparseBranchProblem<P, Prog>;
     } else {
       return false;
     }
   }();
+  static constexpr bool has_edge_transfer = [] {
+    if constexpr (has_cfg) {
+      return SparseEdgeTransfer<P, Prog>;
+    } else {
+      return false;
+    }
+  }();
+  static constexpr bool wants_before = observer_enabled<O>;
   using L = lattice_t<P>;
-  using Value = vertex_t<Values>;
-  using Result = SparseResult<Values, L, Cfg>;
-  using Block = typename BlockOf<Cfg>::type;
+  using Value = typename Traits::value_type;
+  using Block = typename Traits::block_type;
+  using Result = SparseResult<Prog, L>;
+  static constexpr std::uint32_t none = no_position;
 
-  SparseEngine(const Values& values, const Cfg* cfg, const P& problem, const SolverOptions& options, O& observer)
-      : g_(values), cfg_(cfg), p_(problem), opt_(options), obs_(observer) {}
+  SparseEngine(const Prog& program, const P& problem, const SolverOptions& options, O& observer)
+      : Base(options), prog_(program), p_(problem), obs_(observer) {}
 
-  /// A fresh solve from the entry blocks (or from every value without a CFG).
-  template <class Root>
-  Result run(const std::vector<Root>& entries) {
+  /// A fresh solve from the program's entry blocks (or of every value without a CFG).
+  Result run() {
     Result r;
-    r.values_ = &g_;
-    r.cfg_ = cfg_;
-    const std::size_t n = vertex_count(g_);
+    r_ = &r;
+    r.program_ = &prog_;
+    const std::size_t n = Traits::count(prog_);
     r.states_.assign(n, L{});
-    r.initialized_.assign(n, false);
+    r.reached_.assign(n, false);
     r.visits_.assign(n, 0);
     r.stats_.nodes = n;
-    prepare(r);
     if constexpr (has_cfg) {
-      const std::size_t bad = first_invalid_root(*cfg_, entries);
-      if (bad != entries.size()) {
-        r.outcome_.status = SolveStatus::invalid_input;
-        return r;
-      }
-      r.entries_.assign(entries.begin(), entries.end());
-      for (const auto& b : entries) is_entry_[vertex_index(*cfg_, b)] = true;
-      for (const auto& b : entries) mark_executable(r, b);
+      if (!derive_shape(r)) return r;
+      prepare(r);
+      for (const std::uint32_t b : entry_indices_) mark_executable(b);
     } else {
+      prepare(r);
       // Every value is pending: rather than queueing them all, sweep the
       // order once; the worklist only holds values re-queued behind the sweep.
-      sweep_end_ = plan_.order.size();
+      this->sweep_all();
     }
-    iterate(r);
+    this->iterate();
     finish(r);
     return r;
   }
@@ -330,147 +379,485 @@ class SparseEngine {
   /// Re-solves after a change, reusing `previous`: `changed_values` lists
   /// values whose transfer changed or that gained/lost operands,
   /// `changed_blocks` the targets of CFG edges added or removed. Everything
-  /// that can depend on a change (def-use successors, blocks after a changed
+  /// that can depend on a change (dependent values, blocks after a changed
   /// branch, the values of such blocks) is reset and recomputed; the rest is
   /// kept and not visited.
-  template <class Root>
-  Result rerun(Result previous, const std::vector<Root>& entries, const std::vector<Value>& changed_values,
-               const std::vector<Block>& changed_blocks) {
+  Result rerun(Result previous, const std::vector<Value>& changed_values, const std::vector<Block>& changed_blocks) {
     Result r = std::move(previous);
-    r.values_ = &g_;
-    r.cfg_ = cfg_;
+    r_ = &r;
+    r.program_ = &prog_;
     r.outcome_ = {};
     r.stats_ = {};
-    const std::size_t n = vertex_count(g_);
+    const std::size_t n = Traits::count(prog_);
     r.stats_.nodes = n;
     r.states_.resize(n);
-    r.initialized_.resize(n, false);
+    r.reached_.resize(n, false);
     r.visits_.assign(n, 0);
-    std::vector<bool> executable = std::move(r.executable_);
-    prepare(r);
-    if (first_invalid_root(g_, changed_values) != changed_values.size()) {
-      r.outcome_.status = SolveStatus::invalid_input;
-      return r;
-    }
-    std::vector<bool> affected_value(n, false);
-    std::vector<Value> value_stack;
-    auto touch_value = [&](const Value& v) {
-      const std::size_t vi = vertex_index(g_, v);
-      if (!affected_value[vi]) {
-        affected_value[vi] = true;
-        value_stack.push_back(v);
-      }
-    };
-    for (const auto& v : changed_values) touch_value(v);
-    if constexpr (has_cfg) {
-      if (first_invalid_root(*cfg_, entries) != entries.size() ||
-          first_invalid_root(*cfg_, changed_blocks) != changed_blocks.size()) {
+    std::vector<bool> was_reached_block = std::move(r.block_reached_);
+    std::vector<std::size_t> seeds;
+    for (const auto& v : changed_values) {
+      const std::size_t vi = Traits::index(prog_, v);
+      if (vi >= n) {
         r.outcome_.status = SolveStatus::invalid_input;
         return r;
       }
-      executable.resize(r.executable_.size(), false);
-      r.executable_ = std::move(executable);
-      r.entries_.assign(entries.begin(), entries.end());
-      for (const auto& b : entries) is_entry_[vertex_index(*cfg_, b)] = true;
-      std::vector<bool> affected_block(r.executable_.size(), false);
-      std::vector<Block> block_stack;
-      auto touch_block = [&](const Block& b) {
-        const std::size_t bi = vertex_index(*cfg_, b);
-        if (!affected_block[bi]) {
-          affected_block[bi] = true;
-          block_stack.push_back(b);
+      seeds.push_back(vi);
+    }
+    if constexpr (has_cfg) {
+      if (!derive_shape(r)) return r;
+      const auto& cfg = prog_.cfg();
+      const std::size_t nb = block_count_;
+      for (const auto& b : changed_blocks) {
+        const std::size_t bi = vertex_index(cfg, b);
+        if (bi >= nb) {
+          r.outcome_.status = SolveStatus::invalid_input;
+          return r;
         }
-      };
-      for (const auto& b : changed_blocks) touch_block(b);
-      while (!value_stack.empty() || !block_stack.empty()) {
-        while (!value_stack.empty()) {
-          const Value v = value_stack.back();
-          value_stack.pop_back();
-          for (const auto& e : out_edge_range(g_, v)) touch_value(target(e, g_));
-          if constexpr (has_branches) {
-            for_each_branch_user(vertex_index(g_, v), [&](const Block& p) {
-              for (const auto& e : out_edge_range(*cfg_, p)) touch_block(target(e, *cfg_));
-            });
+        seeds.push_back(n + bi);
+      }
+      prepare(r);
+      // One closure over values [0, n) and blocks [n, n + nb).
+      const std::vector<bool> affected = affected_closure(n + nb, seeds, [&](std::size_t i, auto&& touch) {
+        if (i < n) {
+          for (const std::uint32_t w : dependents_.targets(i)) touch(w);
+          for (const std::uint32_t b : branch_users_.targets(i)) {
+            for (std::uint32_t k = edge_begin_[b]; k < edge_begin_[b + 1]; ++k) touch(n + edge_target_[k]);
           }
+        } else {
+          const std::size_t b = i - n;
+          for (const std::uint32_t v : block_members_.targets(b)) touch(v);
+          for (std::uint32_t k = edge_begin_[b]; k < edge_begin_[b + 1]; ++k) touch(n + edge_target_[k]);
         }
-        while (!block_stack.empty()) {
-          const Block b = block_stack.back();
-          block_stack.pop_back();
-          for (const auto& a : p_.block_arguments(b)) touch_value(a);
-          for (const auto& v : p_.block_values(b)) touch_value(v);
-          for (const auto& e : out_edge_range(*cfg_, b)) touch_block(target(e, *cfg_));
-        }
+      });
+      reset_values(r, affected);
+      was_reached_block.resize(nb, false);
+      // Unaffected blocks keep their executability; their out-edges are re-decided
+      // from their (final) branch operands. Affected blocks start over.
+      for (std::size_t b = 0; b < nb; ++b) r.block_reached_[b] = was_reached_block[b] && !affected[n + b];
+      for (std::size_t b = 0; b < nb; ++b) {
+        if (r.block_reached_[b]) evaluate_out_edges(static_cast<std::uint32_t>(b), /*enqueue_targets=*/false);
       }
-      reset_values(r, affected_value);
-      for (const auto& b : vertex_range(*cfg_)) {
-        if (affected_block[vertex_index(*cfg_, b)]) r.executable_[vertex_index(*cfg_, b)] = false;
-      }
-      for (const auto& b : vertex_range(*cfg_)) {
-        const std::size_t bi = vertex_index(*cfg_, b);
-        if (!affected_block[bi]) continue;
-        bool live = is_entry_[bi];
-        for (const auto& e : in_edge_range(*cfg_, b)) live = live || edge_is_executable(r, e);
-        if (live) mark_executable(r, b);
+      for (const std::uint32_t b : entry_indices_) mark_executable(b);
+      for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
+        if (affected[plan_.order[pos]]) enqueue_value(plan_.order[pos]);
       }
     } else {
-      while (!value_stack.empty()) {
-        const Value v = value_stack.back();
-        value_stack.pop_back();
-        for (const auto& e : out_edge_range(g_, v)) touch_value(target(e, g_));
+      (void)changed_blocks;
+      prepare(r);
+      const std::vector<bool> affected = affected_closure(n, seeds, [&](std::size_t i, auto&& touch) {
+        for (const auto& e : out_edge_range(prog_, value_at(i))) touch(Traits::index(prog_, target(e, prog_)));
+      });
+      reset_values(r, affected);
+      for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
+        if (affected[index_at(pos)]) this->enqueue(static_cast<std::uint32_t>(pos));
       }
-      reset_values(r, affected_value);
     }
-    for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
-      if (affected_value[vertex_index(g_, plan_.order[pos])]) enqueue(r, plan_.order[pos]);
-    }
-    iterate(r);
+    this->iterate();
     finish(r);
     return r;
   }
 
  private:
-  void reset_values(Result& r, const std::vector<bool>& affected) {
-    std::size_t reached = 0;
-    for (std::size_t i = 0; i < affected.size(); ++i) {
-      if (affected[i]) {
-        r.initialized_[i] = false;
-        r.states_[i] = L{};
-      }
-      reached += r.initialized_[i] ? 1 : 0;
-    }
-    r.stats_.nodes_reached = reached;
-  }
+  // --- what the engine asks of a front end -------------------------------
 
-  /// Calls `f(block)` for every block whose terminator reads value index `vi`.
-  template <class F>
-  void for_each_branch_user(std::size_t vi, F&& f) {
-    if constexpr (has_branches) {
-      if (!is_branch_operand_[vi]) return;
-      auto it = std::ranges::lower_bound(branch_users_, static_cast<std::uint32_t>(vi), {},
-                                         &std::pair<std::uint32_t, Block>::first);
-      for (; it != branch_users_.end() && it->first == vi; ++it) f(it->second);
+  [[nodiscard]] std::size_t index_at(std::size_t pos) const {
+    if constexpr (has_cfg) {
+      return plan_.order[pos];
     } else {
-      (void)vi;
-      (void)f;
+      return Traits::index(prog_, plan_.order[pos]);
+    }
+  }
+  [[nodiscard]] bool widening_point(std::size_t pos) const { return plan_.widening_point[pos]; }
+  [[nodiscard]] bool has_state(std::size_t i) const { return r_->reached_[i]; }
+  [[nodiscard]] L& state(std::size_t i) { return r_->states_[i]; }
+  void initialize(std::size_t i, L&& s) {
+    r_->states_[i] = std::move(s);
+    r_->reached_[i] = true;
+  }
+  void begin_narrowing() { narrowing_ = true; }
+  void stopped_at(SolveStatus, std::size_t pos) {
+    const std::size_t vi = index_at(pos);
+    r_->outcome_.offending_node.emplace(value_at(vi));
+    r_->outcome_.offending_index = vi;
+  }
+
+  /// Blocks that became executable: queue their values, decide their out-edges.
+  void drain() {
+    if constexpr (has_cfg) {
+      while (!pending_blocks_.empty()) {
+        const std::uint32_t b = pending_blocks_.back();
+        pending_blocks_.pop_back();
+        if constexpr (observer_enabled<O>) notify_reached(obs_, block_at(b));
+        for (const std::uint32_t v : block_members_.targets(b)) enqueue_value(v);
+        evaluate_out_edges(b, /*enqueue_targets=*/true);
+      }
     }
   }
 
-  /// Fast path of the plan: when every def-use edge goes forward in
-  /// `vertices(g)` order (values numbered in program order, no cycles), that
-  /// order *is* the reverse post-order of the search below and has no back
-  /// edges, so one pass over the edges replaces the search.
-  bool plan_in_vertex_order() {
-    const std::size_t n = vertex_count(g_);
-    plan_.position.assign(n, no_position);
-    plan_.order.clear();
-    plan_.order.reserve(n);
-    for (const auto& v : vertex_range(g_)) {
-      plan_.position[vertex_index(g_, v)] = static_cast<std::uint32_t>(plan_.order.size());
-      plan_.order.push_back(v);
+  /// The candidate state of the value at `pos`; false when it cannot be computed yet.
+  bool compute(std::size_t pos, L& out) {
+    const std::size_t vi = index_at(pos);
+    if constexpr (has_cfg) {
+      const std::uint32_t b = block_of_[vi];
+      if (b == none || !r_->block_reached_[b]) return false;
+      if (argument_position_[vi] != none) return join_incoming(vi, b, out);
     }
-    for (std::size_t p = 0; p < plan_.order.size(); ++p) {
-      for (const auto& e : out_edge_range(g_, plan_.order[p])) {
-        if (plan_.position[vertex_index(g_, target(e, g_))] <= p) return false;
+    const Result& r = *r_;
+    operand_scratch_.clear();
+    bool all = true;
+    for_each_operand(vi, [&](std::size_t oi) {
+      const bool init = r.reached_[oi];
+      all = all && init;
+      operand_scratch_.push_back(init ? &r.states_[oi] : nullptr);
+    });
+    if (!all && !visit_with_uninitialized_operands<P>()) return false;
+    out = static_cast<L>(p_.transfer(value_at(vi), OperandStates<L>(std::span<const L* const>(operand_scratch_))));
+    return true;
+  }
+
+  Settled settle(const VisitInfo<L>& info) {
+    if constexpr (observer_enabled<O>) {
+      const L* after = info.non_monotone ? &this->candidate_ : &r_->states_[info.index];
+      obs_.on_visit(VisitEvent<Value, L>{value_at(info.index), VisitPhase::ascending, info.visit, nullptr,
+                                         info.before, after, info.widened, info.change});
+    }
+    if (info.non_monotone) return Settled::non_monotone;
+    return is_changed(info.change) ? Settled::changed : Settled::unchanged;
+  }
+
+  void propagate(std::size_t pos) {
+    const std::size_t vi = index_at(pos);
+    if constexpr (has_cfg) {
+      for (const std::uint32_t w : dependents_.targets(vi)) enqueue_value(w);
+      if constexpr (has_branches) {
+        for (const std::uint32_t b : branch_users_.targets(vi)) {
+          if (r_->block_reached_[b]) evaluate_out_edges(b, /*enqueue_targets=*/true);
+        }
+      }
+    } else {
+      for (const auto& e : out_edge_range(prog_, plan_.order[pos])) {
+        this->enqueue(plan_.position[Traits::index(prog_, target(e, prog_))]);
+      }
+    }
+  }
+
+  bool narrow(std::size_t pos, std::size_t vi, L& candidate) {
+    Result& r = *r_;
+    if constexpr (observer_enabled<O>) {
+      obs_.on_visit(VisitEvent<Value, L>{value_at(vi), VisitPhase::narrowing, r.visits_[vi], nullptr, &r.states_[vi],
+                                         &candidate, false, ChangeResult::changed});
+    }
+    (void)pos;
+    std::swap(r.states_[vi], candidate);
+    return true;
+  }
+
+  // --- values and operands -----------------------------------------------
+
+  /// The value handle with index `vi`.
+  [[nodiscard]] Value value_at(std::size_t vi) const {
+    if constexpr (has_cfg) {
+      if constexpr (identity_values) {
+        return static_cast<Value>(vi);
+      } else {
+        return *value_handles_[vi];
+      }
+    } else {
+      return plan_.order[plan_.position[vi]];
+    }
+  }
+
+  template <class F>
+  void for_each_operand(std::size_t vi, F&& f) const {
+    if constexpr (has_cfg) {
+      for (const std::uint32_t oi : operands_.targets(vi)) f(oi);
+    } else {
+      for (const auto& e : in_edge_range(prog_, value_at(vi))) f(Traits::index(prog_, source(e, prog_)));
+    }
+  }
+
+  void enqueue_value(std::size_t vi) {
+    if constexpr (has_cfg) {
+      const std::uint32_t b = block_of_[vi];
+      if (b == none || !r_->block_reached_[b]) return;
+    }
+    this->enqueue(plan_.position[vi]);
+  }
+
+  // --- blocks and edges (with a CFG) ---------------------------------------
+
+  static constexpr bool identity_values = [] {
+    if constexpr (has_cfg) {
+      return std::is_integral_v<Value> && !requires(const Prog& s, const Value& v) { s.value_index(v); };
+    } else {
+      return false;
+    }
+  }();
+
+  [[nodiscard]] Block block_at(std::uint32_t b) const { return *block_handles_[b]; }
+
+  void mark_executable(std::uint32_t b) {
+    if (r_->block_reached_[b]) return;
+    r_->block_reached_[b] = true;
+    pending_blocks_.push_back(b);
+  }
+
+  /// Gathers the states of block `b`'s branch operands into `branch_scratch_`; false if one is uninitialized.
+  bool gather_branch_operands(std::uint32_t b) {
+    branch_scratch_.clear();
+    for (const std::uint32_t x : branch_operands_.targets(b)) {
+      if (!r_->reached_[x]) return false;
+      branch_scratch_.push_back(&r_->states_[x]);
+    }
+    return true;
+  }
+
+  /// Marks `b`'s out-edges that its terminator can take live; makes their
+  /// targets executable, or re-queues the targets' arguments (a new incoming
+  /// edge) when they already were.
+  void evaluate_out_edges(std::uint32_t b, bool enqueue_targets) {
+    if constexpr (has_branches) {
+      if (!gather_branch_operands(b)) return;
+    }
+    for (std::uint32_t k = edge_begin_[b]; k < edge_begin_[b + 1]; ++k) {
+      if (edge_live_[k]) continue;
+      if constexpr (has_branches) {
+        if (!p_.edge_executable(edges_[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;
+      }
+      edge_live_[k] = true;
+      const std::uint32_t t = edge_target_[k];
+      if (!r_->block_reached_[t]) {
+        mark_executable(t);
+      } else if (enqueue_targets) {
+        for (const std::uint32_t a : block_members_.targets(t)) {
+          if (argument_position_[a] == none) break;  // arguments come first
+          enqueue_value(a);
+        }
+      }
+    }
+  }
+
+  /// Whether edge `k` is executable now: cached while ascending (edges only
+  /// ever become executable), decided afresh while narrowing (states go down).
+  bool edge_executable_now(std::uint32_t k) {
+    if constexpr (has_branches) {
+      if (narrowing_) {
+        const std::uint32_t s = edge_source_[k];
+        if (!r_->block_reached_[s] || !gather_branch_operands(s)) return false;
+        return p_.edge_executable(edges_[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)));
+      }
+    }
+    return edge_live_[k];
+  }
+
+  /// A block argument: its boundary (entry block) joined with what each executable in-edge passes.
+  bool join_incoming(std::size_t vi, std::uint32_t b, L& out) {
+    const Result& r = *r_;
+    bool have = false;
+    if (is_entry_[b]) {
+      out = static_cast<L>(p_.boundary(value_at(vi)));
+      have = true;
+    }
+    for (std::uint32_t j = incoming_begin_[vi]; j < incoming_begin_[vi + 1]; ++j) {
+      const std::uint32_t k = incoming_edge_[j];
+      const std::uint32_t x = incoming_value_[j];
+      if (!r.reached_[x] || !edge_executable_now(k)) continue;
+      if constexpr (has_edge_transfer) {
+        (void)gather_branch_operands(edge_source_[k]);
+        L refined = static_cast<L>(p_.transfer_edge(edges_[k], value_at(vi), r.states_[x],
+                                                    OperandStates<L>(std::span<const L* const>(branch_scratch_))));
+        if (!have) {
+          out = std::move(refined);
+          have = true;
+        } else {
+          (void)out.join(refined);
+        }
+      } else if (!have) {
+        out = r.states_[x];
+        have = true;
+      } else {
+        (void)out.join(r.states_[x]);
+      }
+    }
+    return have;
+  }
+
+  /// Derives the index arrays from the shape; false (status `invalid_input`)
+  /// when the shape names a value or block outside its own numbering.
+  bool derive_shape(Result& r) {
+    const auto& cfg = prog_.cfg();
+    const std::size_t n = Traits::count(prog_);
+    const std::size_t nb = vertex_count(cfg);
+    block_count_ = nb;
+    block_handles_.assign(nb, std::nullopt);
+    for (const auto& b : vertex_range(cfg)) {
+      const std::size_t bi = vertex_index(cfg, b);
+      if (bi >= nb) return invalid(r);
+      block_handles_[bi].emplace(b);
+    }
+    r.block_reached_.assign(nb, false);
+    is_entry_.assign(nb, false);
+    entry_indices_.clear();
+    r.roots_.clear();
+    auto add_entry = [&](const Block& b) {
+      const std::size_t bi = vertex_index(cfg, b);
+      if (bi >= nb) return false;
+      r.roots_.push_back(b);
+      if (!is_entry_[bi]) entry_indices_.push_back(static_cast<std::uint32_t>(bi));
+      is_entry_[bi] = true;
+      return true;
+    };
+    const auto& entries = prog_.entries();
+    if constexpr (std::convertible_to<decltype(entries), Block>) {
+      if (!add_entry(static_cast<Block>(entries))) return invalid(r);
+    } else {
+      for (const auto& b : entries) {
+        if (!add_entry(static_cast<Block>(b))) return invalid(r);
+      }
+    }
+    if constexpr (!identity_values) value_handles_.assign(n, std::nullopt);
+    block_of_.assign(n, none);
+    argument_position_.assign(n, none);
+    // Members of each block: its arguments, then its op results.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> members, operand_pairs, branch_pairs, branch_use_pairs;
+    auto place = [&](const Value& v, std::size_t bi, std::uint32_t argument) {
+      const std::size_t vi = Traits::index(prog_, v);
+      if (vi >= n) return false;
+      if constexpr (!identity_values) value_handles_[vi].emplace(v);
+      block_of_[vi] = static_cast<std::uint32_t>(bi);
+      argument_position_[vi] = argument;
+      members.emplace_back(static_cast<std::uint32_t>(bi), static_cast<std::uint32_t>(vi));
+      return true;
+    };
+    for (std::size_t bi = 0; bi < nb; ++bi) {
+      const Block b = *block_handles_[bi];
+      std::uint32_t position = 0;
+      for (const auto& a : prog_.block_arguments(b)) {
+        if (!place(a, bi, position++)) return invalid(r);
+      }
+      for (const auto& v : prog_.block_values(b)) {
+        if (!place(v, bi, none)) return invalid(r);
+      }
+      if constexpr (SsaProgramWithBranchOperands<Prog>) {
+        for (const auto& x : prog_.branch_operands(b)) {
+          const std::size_t xi = Traits::index(prog_, x);
+          if (xi >= n) return invalid(r);
+          branch_pairs.emplace_back(static_cast<std::uint32_t>(bi), static_cast<std::uint32_t>(xi));
+          branch_use_pairs.emplace_back(static_cast<std::uint32_t>(xi), static_cast<std::uint32_t>(bi));
+        }
+      }
+    }
+    block_members_.assign(nb, members);
+    branch_operands_.assign(nb, branch_pairs);
+    branch_users_.assign(n, branch_use_pairs);
+    // Operands of op results (then the problem's extra operands).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> dependent_pairs;
+    for (const auto& [bi, vi] : members) {
+      if (argument_position_[vi] != none) continue;
+      const Value v = value_at(vi);
+      auto add_operand = [&](const Value& x) {
+        const std::size_t xi = Traits::index(prog_, x);
+        if (xi >= n) return false;
+        operand_pairs.emplace_back(vi, static_cast<std::uint32_t>(xi));
+        dependent_pairs.emplace_back(static_cast<std::uint32_t>(xi), vi);
+        return true;
+      };
+      for (const auto& x : prog_.operands(v)) {
+        if (!add_operand(x)) return invalid(r);
+      }
+      if constexpr (HasExtraOperands<P, Value>) {
+        for (const auto& x : p_.extra_operands(v)) {
+          if (!add_operand(x)) return invalid(r);
+        }
+      }
+    }
+    operands_.assign(n, operand_pairs);
+    // CFG edges, numbered by source block; what each passes to which argument.
+    edges_.clear();
+    edge_begin_.assign(nb + 1, 0);
+    edge_target_.clear();
+    edge_source_.clear();
+    std::vector<std::uint32_t> incoming_count(n + 1, 0);
+    struct Incoming {
+      std::uint32_t argument, edge, value;
+    };
+    std::vector<Incoming> incoming;
+    for (std::size_t bi = 0; bi < nb; ++bi) {
+      for (const auto& e : out_edge_range(cfg, *block_handles_[bi])) {
+        const std::size_t ti = vertex_index(cfg, target(e, cfg));
+        if (ti >= nb) return invalid(r);
+        const auto k = static_cast<std::uint32_t>(edge_target_.size());
+        edges_.push_back(e);
+        edge_target_.push_back(static_cast<std::uint32_t>(ti));
+        edge_source_.push_back(static_cast<std::uint32_t>(bi));
+        const auto arguments = block_members_.targets(ti);
+        std::size_t i = 0;
+        for (const auto& x : prog_.forwarded_operands(e)) {
+          const std::size_t xi = Traits::index(prog_, x);
+          if (xi >= n) return invalid(r);
+          if (i < arguments.size() && argument_position_[arguments[i]] == i) {
+            incoming.push_back({arguments[i], k, static_cast<std::uint32_t>(xi)});
+            ++incoming_count[arguments[i] + 1];
+            dependent_pairs.emplace_back(static_cast<std::uint32_t>(xi), arguments[i]);
+          }
+          ++i;
+        }
+      }
+      edge_begin_[bi + 1] = static_cast<std::uint32_t>(edge_target_.size());
+    }
+    edge_live_.assign(edge_target_.size(), false);
+    for (std::size_t v = 0; v < n; ++v) incoming_count[v + 1] += incoming_count[v];
+    incoming_begin_.assign(incoming_count.begin(), incoming_count.end());
+    incoming_edge_.resize(incoming.size());
+    incoming_value_.resize(incoming.size());
+    {
+      std::vector<std::uint32_t> fill(incoming_count.begin(), incoming_count.end() - 1);
+      for (const Incoming& in : incoming) {
+        const std::uint32_t j = fill[in.argument]++;
+        incoming_edge_[j] = in.edge;
+        incoming_value_[j] = in.value;
+      }
+    }
+    dependents_.assign(n, dependent_pairs);
+    return true;
+  }
+
+  bool invalid(Result& r) {
+    r.outcome_.status = SolveStatus::invalid_input;
+    return false;
+  }
+
+  /// Fast path of the plan: when every def-use edge goes forward in index
+  /// order (values numbered in program order, no cycles), that order is a
+  /// topological order without widening points, which both the weak
+  /// topological order and the reverse post-order would also be.
+  template <class G>
+  bool plan_in_index_order(const G& g) {
+    const std::size_t n = Traits::count(prog_);
+    if constexpr (has_cfg) {
+      for (std::size_t v = 0; v < n; ++v) {
+        for (const std::uint32_t w : dependents_.targets(v)) {
+          if (w <= v) return false;
+        }
+      }
+      plan_.order.resize(n);
+      plan_.position.resize(n);
+      for (std::size_t v = 0; v < n; ++v) {
+        plan_.order[v] = static_cast<std::uint32_t>(v);
+        plan_.position[v] = static_cast<std::uint32_t>(v);
+      }
+    } else {
+      plan_.position.assign(n, no_position);
+      plan_.order.clear();
+      plan_.order.reserve(n);
+      for (const auto& v : vertex_range(g)) {
+        plan_.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan_.order.size());
+        plan_.order.push_back(v);
+      }
+      for (std::size_t p = 0; p < plan_.order.size(); ++p) {
+        for (const auto& e : out_edge_range(g, plan_.order[p])) {
+          if (plan_.position[vertex_index(g, target(e, g))] <= p) return false;
+        }
       }
     }
     plan_.widening_point.assign(plan_.order.size(), false);
@@ -478,285 +865,88 @@ class SparseEngine {
   }
 
   void prepare(Result& r) {
-    if (opt_.order == IterationOrder::reverse_postorder && plan_in_vertex_order()) {
-      prepare_bookkeeping(r);
-      return;
+    const auto& g = dependency_graph();
+    if (!plan_in_index_order(g)) {
+      // Every value is a root. Trying roots from the last to the first makes
+      // the order exactly the index order wherever that order is already
+      // topological (values numbered in program order), so visits, traces and
+      // debug logs follow the program; otherwise it is still a valid order.
+      using V = vertex_t<std::remove_cvref_t<decltype(g)>>;
+      std::vector<V> roots;
+      roots.reserve(vertex_count(g));
+      for (const auto& v : vertex_range(g)) roots.push_back(v);
+      std::reverse(roots.begin(), roots.end());
+      plan_ = make_iteration_plan(g, roots, this->opt_.order);
     }
-    // Every value is a root. Trying roots from the last vertex to the first
-    // makes the order exactly the vertex order wherever that order is already
-    // topological (values numbered in program order), so visits, traces and
-    // debug logs follow the program; otherwise it is still a valid order.
-    std::vector<Value> roots;
-    roots.reserve(vertex_count(g_));
-    for (const auto& v : vertex_range(g_)) roots.push_back(v);
-    std::reverse(roots.begin(), roots.end());
-    plan_ = make_iteration_plan(g_, roots, opt_.order);
-    prepare_bookkeeping(r);
+    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status);
+    narrowing_ = false;
   }
 
-  void prepare_bookkeeping(Result& r) {
-    worklist_.reset(plan_.order.size());
+  [[nodiscard]] const auto& dependency_graph() const {
     if constexpr (has_cfg) {
-      const std::size_t nb = vertex_count(*cfg_);
-      r.executable_.assign(nb, false);
-      is_entry_.assign(nb, false);
-      if constexpr (has_branches) {
-        is_branch_operand_.assign(vertex_count(g_), false);
-        for (const auto& b : vertex_range(*cfg_)) {
-          for (const auto& x : p_.branch_operands(b)) {
-            const std::size_t xi = vertex_index(g_, x);
-            is_branch_operand_[xi] = true;
-            branch_users_.emplace_back(static_cast<std::uint32_t>(xi), b);
-          }
-        }
-        std::ranges::sort(branch_users_, {}, &std::pair<std::uint32_t, Block>::first);
-      }
+      return dependents_;
+    } else {
+      return prog_;
     }
+  }
+
+  void reset_values(Result& r, const std::vector<bool>& affected) {
+    std::size_t reached = 0;
+    for (std::size_t i = 0; i < r.reached_.size(); ++i) {
+      if (affected[i]) {
+        r.reached_[i] = false;
+        r.states_[i] = L{};
+      }
+      reached += r.reached_[i] ? 1 : 0;
+    }
+    r.stats_.nodes_reached = reached;
   }
 
   void finish(Result& r) {
-    r.stats_.bookkeeping_bytes = plan_.bytes() + worklist_.bytes() + r.initialized_.capacity() / 8 +
-                                 r.visits_.capacity() * sizeof(std::uint32_t) + r.executable_.capacity() / 8 +
-                                 is_entry_.capacity() / 8 + is_branch_operand_.capacity() / 8 +
-                                 branch_users_.capacity() * sizeof(branch_users_[0]) +
-                                 operand_scratch_.capacity() * sizeof(const L*);
-  }
-
-  [[nodiscard]] bool stopped(const Result& r) const { return r.outcome_.status != SolveStatus::converged; }
-
-  void stop(Result& r, SolveStatus s, const Value& v) {
-    r.outcome_.status = s;
-    r.outcome_.offending_node = v;
-    r.outcome_.offending_index = vertex_index(g_, v);
-  }
-
-  void enqueue(const Result& r, const Value& v) {
+    std::size_t bytes = plan_.bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
+                        r.visits_.capacity() * sizeof(std::uint32_t) + operand_scratch_.capacity() * sizeof(const L*);
     if constexpr (has_cfg) {
-      if (!r.executable_[vertex_index(*cfg_, static_cast<Block>(p_.block_of(v)))]) return;
+      bytes += dependents_.bytes() + operands_.bytes() + block_members_.bytes() + branch_operands_.bytes() +
+               branch_users_.bytes() + r.block_reached_.capacity() / 8 + is_entry_.capacity() / 8 +
+               edge_live_.capacity() / 8 +
+               (block_of_.capacity() + argument_position_.capacity() + edge_begin_.capacity() +
+                edge_target_.capacity() + edge_source_.capacity() + incoming_begin_.capacity() +
+                incoming_edge_.capacity() + incoming_value_.capacity()) *
+                   sizeof(std::uint32_t);
     }
-    const std::uint32_t pos = plan_.position[vertex_index(g_, v)];
-    if (pos == no_position || (pos >= cursor_ && pos < sweep_end_)) return;  // the sweep will get there
-    (void)worklist_.push(pos);
+    r.stats_.bookkeeping_bytes = bytes;
   }
 
-  void mark_executable(Result& r, const Block& b) {
-    const std::size_t bi = vertex_index(*cfg_, b);
-    if (r.executable_[bi]) return;
-    r.executable_[bi] = true;
-    pending_blocks_.push_back(b);
-  }
+  template <class T>
+  using Array = std::vector<T, LargeArrayAllocator<T>>;
+  using PlanVertex = std::conditional_t<has_cfg, std::uint32_t, Value>;
 
-  /// Gathers the states of `b`'s branch operands; false if one is uninitialized.
-  bool gather_branch_operands(const Result& r, const Block& b) {
-    branch_scratch_.clear();
-    for (const auto& x : p_.branch_operands(b)) {
-      const std::size_t xi = vertex_index(g_, x);
-      if (!r.initialized_[xi]) return false;
-      branch_scratch_.push_back(&r.states_[xi]);
-    }
-    return true;
-  }
-
-  /// Marks the targets of `b`'s executable out-edges executable and re-queues
-  /// their arguments (a new incoming edge may have appeared).
-  void evaluate_out_edges(Result& r, const Block& b) {
-    if constexpr (has_branches) {
-      if (!gather_branch_operands(r, b)) return;
-    }
-    for (const auto& e : out_edge_range(*cfg_, b)) {
-      if constexpr (has_branches) {
-        if (!p_.edge_executable(e, OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;
-      }
-      const auto t = target(e, *cfg_);
-      if (!r.executable_[vertex_index(*cfg_, t)]) {
-        mark_executable(r, t);
-      } else {
-        for (const auto& a : p_.block_arguments(t)) enqueue(r, a);
-      }
-    }
-  }
-
-  void process_new_block(Result& r, const Block& b) {
-    if constexpr (observer_enabled<O>) notify_reached(obs_, b);
-    for (const auto& a : p_.block_arguments(b)) enqueue(r, a);
-    for (const auto& v : p_.block_values(b)) enqueue(r, v);
-    evaluate_out_edges(r, b);
-  }
-
-  template <class Edge>
-  bool edge_is_executable(const Result& r, const Edge& e) {
-    const auto s = source(e, *cfg_);
-    if (!r.executable_[vertex_index(*cfg_, s)]) return false;
-    if constexpr (has_branches) {
-      if (!gather_branch_operands(r, s)) return false;
-      return p_.edge_executable(e, OperandStates<L>(std::span<const L* const>(branch_scratch_)));
-    } else {
-      return true;
-    }
-  }
-
-  /// Computes the candidate state of `v` into `out`; false when `v` cannot be
-  /// computed yet (stays as it is).
-  bool compute(const Result& r, const Value& v, L& out) {
-    if constexpr (has_cfg) {
-      if (p_.is_block_argument(v)) {
-        const Block b = static_cast<Block>(p_.block_of(v));
-        bool have = false;
-        if (is_entry_[vertex_index(*cfg_, b)]) {
-          out = static_cast<L>(p_.entry_argument_state(v));
-          have = true;
-        }
-        for (const auto& e : in_edge_range(*cfg_, b)) {
-          if (!edge_is_executable(r, e)) continue;
-          const std::optional<Value> in = p_.incoming_value(v, e);
-          if (!in) continue;
-          const std::size_t ii = vertex_index(g_, *in);
-          if (!r.initialized_[ii]) continue;
-          if (!have) {
-            out = r.states_[ii];
-            have = true;
-          } else {
-            (void)out.join(r.states_[ii]);
-          }
-        }
-        return have;
-      }
-    }
-    operand_scratch_.clear();
-    bool all = true;
-    for (const auto& e : in_edge_range(g_, v)) {
-      const std::size_t si = vertex_index(g_, source(e, g_));
-      const bool init = r.initialized_[si];
-      all = all && init;
-      operand_scratch_.push_back(init ? &r.states_[si] : nullptr);
-    }
-    if (!all && !visit_with_uninitialized_operands<P>()) return false;
-    out = static_cast<L>(p_.transfer(v, OperandStates<L>(std::span<const L* const>(operand_scratch_))));
-    return true;
-  }
-
-  void propagate(Result& r, const Value& v) {
-    for (const auto& e : out_edge_range(g_, v)) enqueue(r, target(e, g_));
-    if constexpr (has_branches) {
-      for_each_branch_user(vertex_index(g_, v), [&](const Block& p) {
-        if (r.executable_[vertex_index(*cfg_, p)]) evaluate_out_edges(r, p);
-      });
-    }
-  }
-
-  void visit(Result& r, std::size_t pos) {
-    const Value v = plan_.order[pos];
-    const std::size_t vi = vertex_index(g_, v);
-    if constexpr (has_cfg) {
-      if (!r.executable_[vertex_index(*cfg_, static_cast<Block>(p_.block_of(v)))]) return;
-    }
-    if (!compute(r, v, candidate_)) return;
-    if (r.visits_[vi] >= opt_.max_visits_per_node) {
-      stop(r, SolveStatus::visit_cap_reached, v);
-      return;
-    }
-    const std::uint32_t visit_number = ++r.visits_[vi];
-    ++r.stats_.visits;
-    r.stats_.max_visits = std::max<std::size_t>(r.stats_.max_visits, visit_number);
-    const bool was_initialized = r.initialized_[vi];
-    bool widened = false;
-    if constexpr (WidenableLattice<L>) {
-      if (opt_.widening && was_initialized && plan_.widening_point[pos] && visit_number > opt_.widening_delay) {
-        L w = r.states_[vi];
-        (void)w.widen(candidate_);
-        candidate_ = std::move(w);
-        widened = true;
-        ++r.stats_.widenings;
-      }
-    }
-    const bool changed = !was_initialized || !(candidate_ == r.states_[vi]);
-    if (changed && was_initialized && opt_.check_monotonicity && !r.states_[vi].leq(candidate_)) {
-      if constexpr (observer_enabled<O>) report(v, VisitPhase::ascending, visit_number, r, vi, widened, changed);
-      stop(r, SolveStatus::non_monotone, v);
-      return;
-    }
-    if constexpr (observer_enabled<O>) report(v, VisitPhase::ascending, visit_number, r, vi, widened, changed);
-    if (!changed) return;
-    ++r.stats_.changed_visits;
-    r.states_[vi] = std::move(candidate_);
-    if (!was_initialized) ++r.stats_.nodes_reached;
-    r.initialized_[vi] = true;
-    propagate(r, v);
-  }
-
-  void report(const Value& v, VisitPhase phase, std::uint32_t visit_number, const Result& r, std::size_t vi,
-              bool widened, bool changed) {
-    const L* before = r.initialized_[vi] ? &r.states_[vi] : nullptr;
-    obs_.on_visit(VisitEvent<Value, L>{v, phase, visit_number, nullptr, before, &candidate_, widened,
-                                       change_if(changed)});
-  }
-
-  void iterate(Result& r) {
-    while (!stopped(r)) {
-      if constexpr (has_cfg) {
-        while (!pending_blocks_.empty()) {
-          const auto b = pending_blocks_.back();
-          pending_blocks_.pop_back();
-          process_new_block(r, b);
-        }
-      }
-      if (!worklist_.empty()) {
-        visit(r, worklist_.pop_min());  // everything queued lies behind the sweep
-      } else if (cursor_ < sweep_end_) {
-        visit(r, cursor_++);
-      } else {
-        break;
-      }
-    }
-    if (stopped(r)) return;
-    narrow(r);
-  }
-
-  void narrow(Result& r) {
-    for (std::uint32_t pass = 0; pass < opt_.narrowing_passes; ++pass) {
-      bool any = false;
-      for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
-        const Value v = plan_.order[pos];
-        const std::size_t vi = vertex_index(g_, v);
-        if (!r.initialized_[vi]) continue;
-        if (!compute(r, v, candidate_)) continue;
-        ++r.stats_.visits;
-        ++r.stats_.narrowing_visits;
-        if constexpr (NarrowableLattice<L>) {
-          if (plan_.widening_point[pos]) {
-            L narrowed = r.states_[vi];
-            (void)narrowed.narrow(candidate_);
-            candidate_ = std::move(narrowed);
-          }
-        }
-        // Only ever move down: a descending step must stay below the post-fixpoint.
-        if (!candidate_.leq(r.states_[vi]) || candidate_ == r.states_[vi]) continue;
-        if constexpr (observer_enabled<O>) {
-          report(v, VisitPhase::narrowing, r.visits_[vi], r, vi, false, true);
-        }
-        r.states_[vi] = std::move(candidate_);
-        any = true;
-      }
-      if (!any) break;
-    }
-  }
-
-  const Values& g_;
-  const Cfg* cfg_;
+  const Prog& prog_;
   const P& p_;
-  const SolverOptions& opt_;
   O& obs_;
-  IterationPlan<Value> plan_;
-  PriorityWorklist worklist_;
-  std::vector<bool> is_entry_;
-  std::vector<bool> is_branch_operand_;
-  std::vector<std::pair<std::uint32_t, Block>> branch_users_;
-  std::vector<Block> pending_blocks_;
-  std::size_t cursor_ = 0;     // sweep position: values at or after it are still pending
-  std::size_t sweep_end_ = 0;  // end of the initial sweep (0: no sweep, with a CFG)
+  Result* r_ = nullptr;
+  IterationPlan<PlanVertex> plan_;
   std::vector<const L*> operand_scratch_;
+  bool narrowing_ = false;
+  // Derived from the shape (with a CFG).
+  std::size_t block_count_ = 0;
+  std::vector<std::optional<Value>> value_handles_;  // unless values are their own index
+  std::vector<std::optional<Block>> block_handles_;
+  Array<std::uint32_t> block_of_;           // by value: block index, or none
+  Array<std::uint32_t> argument_position_;  // by value: argument position, or none (op result)
+  CsrGraph operands_;                       // by value: operand indices (op results)
+  CsrGraph dependents_;                     // by value: values computed from it
+  CsrGraph block_members_;                  // by block: arguments, then op results
+  CsrGraph branch_operands_;                // by block: what its terminator branches on
+  CsrGraph branch_users_;                   // by value: blocks whose terminator branches on it
+  std::vector<bool> is_entry_;
+  std::vector<std::uint32_t> entry_indices_;
+  std::vector<typename CfgEdgeOf<Prog>::type> edges_;
+  Array<std::uint32_t> edge_begin_, edge_target_, edge_source_;
+  std::vector<bool> edge_live_;
+  Array<std::uint32_t> incoming_begin_, incoming_edge_, incoming_value_;  // by argument
+  std::vector<std::uint32_t> pending_blocks_;
   std::vector<const L*> branch_scratch_;
-  L candidate_{};
 };
 
 }  // namespace detail
@@ -765,77 +955,51 @@ class SparseEngine {
 // Entry points
 // ---------------------------------------------------------------------------
 
-/// Solves a sparse problem without a CFG: every value is live, each value's
-/// state is `problem.transfer(v, operand states)`; values on def-use cycles
-/// (if any) iterate to a fixpoint, widening at the order's widening points.
-/// `observer` (optional) sees every visit.
-template <AnalysisGraph Values, class P, class O = NoObserver>
-  requires SparseProblem<P, Values>
-[[nodiscard]] SparseResult<Values, lattice_t<P>> solve_sparse(const Values& values, const P& problem,
-                                                              const SolverOptions& options = {},
-                                                              O&& observer = O{}) {
-  detail::SparseEngine<Values, NoCfg, P, std::remove_reference_t<O>> engine(values, nullptr, problem, options,
-                                                                            observer);
-  return engine.run(std::vector<int>{});
+/// Solves a sparse problem over `program`: an `SsaProgram` shape (values in
+/// the blocks of a CFG, solved from its entry blocks; blocks never found
+/// executable keep their values uninitialized) or a def-use graph (every
+/// value is live; values on def-use cycles, if any, iterate to a fixpoint,
+/// widening at the order's widening points). `observer` (optional) sees every
+/// visit and, through an optional `on_reached(block)`, every block that
+/// becomes executable.
+template <SparseProgram Prog, class P, class O = NoObserver>
+  requires SparseProblem<P, Prog>
+[[nodiscard]] SparseResult<Prog, lattice_t<P>> solve_sparse(const Prog& program, const P& problem,
+                                                            const SolverOptions& options = {}, O&& observer = O{}) {
+  detail::SparseEngine<Prog, P, std::remove_reference_t<O>> engine(program, problem, options, observer);
+  return engine.run();
 }
 
-/// Solves a sparse problem over the def-use graph `values` whose values live
-/// in the blocks of `cfg`, starting from the executable block(s) `entries`
-/// (one block or a range). Blocks never found executable keep their values
-/// uninitialized. `observer` (optional) sees every visit and, through an
-/// optional `on_reached(block)`, every block that becomes executable.
-///
-/// (The first constraint keeps `solve_sparse(values, problem, options,
-/// observer)` from being read as this overload with `Cfg = P`: it is checked
-/// before `AnalysisGraph<Cfg>`, whose `boost::graph_traits<P>` would be a hard
-/// error.)
-template <class Values, class Cfg, class Entries, class P, class O = NoObserver>
-  requires(!std::is_convertible_v<const Entries&, const SolverOptions&>) && AnalysisGraph<Values> &&
-          AnalysisGraph<Cfg> && SparseCfgProblem<P, Values, Cfg> && RootsOf<Entries, Cfg>
-[[nodiscard]] SparseResult<Values, lattice_t<P>, Cfg> solve_sparse(const Values& values, const Cfg& cfg,
-                                                                   const Entries& entries, const P& problem,
-                                                                   const SolverOptions& options = {},
-                                                                   O&& observer = O{}) {
-  detail::SparseEngine<Values, Cfg, P, std::remove_reference_t<O>> engine(values, &cfg, problem, options, observer);
-  return engine.run(detail::collect_roots<Cfg>(entries));
-}
-
-/// Incremental re-solve without a CFG: `previous` is the result of an earlier
-/// `solve_sparse(values, problem)` (moved in and reused); `changed` lists the
-/// values whose transfer changed or that gained or lost operands. Only values
-/// reachable from `changed` in the def-use graph are reset and re-visited;
-/// the answer equals a fresh solve whenever the fixpoint does not depend on
-/// the iteration order (always without widening). `values` may have grown.
-template <AnalysisGraph Values, class P, class Changed, class O = NoObserver>
-  requires SparseProblem<P, Values> && RootsOf<Changed, Values>
-[[nodiscard]] SparseResult<Values, lattice_t<P>> resolve_sparse(const Values& values, const P& problem,
-                                                                SparseResult<Values, lattice_t<P>> previous,
-                                                                const Changed& changed,
-                                                                const SolverOptions& options = {},
-                                                                O&& observer = O{}) {
-  detail::SparseEngine<Values, NoCfg, P, std::remove_reference_t<O>> engine(values, nullptr, problem, options,
-                                                                            observer);
-  return engine.rerun(std::move(previous), std::vector<int>{}, detail::collect_roots<Values>(changed),
-                      std::vector<std::size_t>{});
-}
-
-/// Incremental re-solve with a CFG: as `solve_sparse(values, cfg, entries,
-/// problem)`, reusing `previous`. `changed_values` lists values whose transfer
-/// changed or that gained or lost operands (def-use edges);
-/// `changed_blocks` lists the targets of CFG edges added or removed (pass an
-/// empty range if none). Values and blocks that can depend on a change are
-/// reset and recomputed; the rest is kept and not visited.
-template <AnalysisGraph Values, AnalysisGraph Cfg, class Entries, class P, class ChangedValues, class ChangedBlocks,
+/// Incremental re-solve: as `solve_sparse(program, problem)`, reusing
+/// `previous` (moved in). `changed_values` lists values whose transfer
+/// changed or that gained or lost operands; `changed_blocks` (with a CFG)
+/// lists the targets of CFG edges added or removed (pass an empty range if
+/// none). Values and blocks that can depend on a change are reset and
+/// recomputed; the rest is kept and not visited. The answer equals a fresh
+/// solve whenever the fixpoint does not depend on the iteration order
+/// (always without widening). The program may have grown.
+template <SparseProgram Prog, class P, class ChangedValues, class ChangedBlocks = std::vector<std::size_t>,
           class O = NoObserver>
-  requires SparseCfgProblem<P, Values, Cfg> && RootsOf<Entries, Cfg> && RootsOf<ChangedValues, Values> &&
-           RootsOf<ChangedBlocks, Cfg>
-[[nodiscard]] SparseResult<Values, lattice_t<P>, Cfg> resolve_sparse(
-    const Values& values, const Cfg& cfg, const Entries& entries, const P& problem,
-    SparseResult<Values, lattice_t<P>, Cfg> previous, const ChangedValues& changed_values,
-    const ChangedBlocks& changed_blocks, const SolverOptions& options = {}, O&& observer = O{}) {
-  detail::SparseEngine<Values, Cfg, P, std::remove_reference_t<O>> engine(values, &cfg, problem, options, observer);
-  return engine.rerun(std::move(previous), detail::collect_roots<Cfg>(entries),
-                      detail::collect_roots<Values>(changed_values), detail::collect_roots<Cfg>(changed_blocks));
+  requires SparseProblem<P, Prog> &&
+           (std::convertible_to<const ChangedValues&, program_value_t<Prog>> ||
+            detail::RangeOf<const ChangedValues, program_value_t<Prog>>) &&
+           detail::InputRange<const ChangedBlocks>
+[[nodiscard]] SparseResult<Prog, lattice_t<P>> resolve_sparse(const Prog& program, const P& problem,
+                                                              SparseResult<Prog, lattice_t<P>> previous,
+                                                              const ChangedValues& changed_values,
+                                                              const ChangedBlocks& changed_blocks = {},
+                                                              const SolverOptions& options = {}, O&& observer = O{}) {
+  using Traits = detail::ProgramTraits<Prog>;
+  std::vector<typename Traits::value_type> values;
+  if constexpr (std::convertible_to<const ChangedValues&, program_value_t<Prog>>) {
+    values.push_back(changed_values);
+  } else {
+    for (const auto& v : changed_values) values.push_back(v);
+  }
+  std::vector<typename Traits::block_type> blocks;
+  for (const auto& b : changed_blocks) blocks.push_back(static_cast<typename Traits::block_type>(b));
+  detail::SparseEngine<Prog, P, std::remove_reference_t<O>> engine(program, problem, options, observer);
+  return engine.rerun(std::move(previous), values, blocks);
 }
 
 }  // namespace kildall

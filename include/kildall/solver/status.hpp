@@ -17,6 +17,7 @@ enum class SolveStatus : std::uint8_t {
   visit_cap_reached,  ///< A node hit `SolverOptions::max_visits_per_node`; states are partial.
   non_monotone,       ///< A node's new state was not above its old one (a non-monotone transfer).
   invalid_input,      ///< A root or a vertex index is out of range; nothing was solved.
+  wrong_change_result,  ///< A lattice's join/widen reported a change that `==` contradicts (`check_change_results`).
 };
 
 /// A short, stable name for `status` ("converged", "visit cap reached", ...).
@@ -26,6 +27,7 @@ enum class SolveStatus : std::uint8_t {
     case SolveStatus::visit_cap_reached: return "visit cap reached";
     case SolveStatus::non_monotone: return "non-monotone transfer";
     case SolveStatus::invalid_input: return "invalid input";
+    case SolveStatus::wrong_change_result: return "join reported a wrong change result";
   }
   return "unknown";
 }

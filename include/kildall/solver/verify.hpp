@@ -9,7 +9,8 @@
 /// enough (one transfer per node) to call in every test.
 ///
 /// The checks re-implement the equations of `dense.hpp` / `sparse.hpp`
-/// independently of the engines, from the public result accessors:
+/// independently of the engines, from the public result accessors and, for a
+/// sparse result, the program's public shape (not the solver's derived arrays):
 ///   * a node the equations reach (root, executable in-edge from a reached
 ///     node, executable block) must hold a state;
 ///   * a held state must be above the join of its inputs and above its transfer.
@@ -94,7 +95,7 @@ FixpointReport verify_dense(const P& p, const DenseResult<G, lattice_t<P>>& r) {
     if (is_root[vi]) joined = static_cast<L>(p.boundary(v));
     // Joins what edge `e` carries from `origin` (its source in the analysis direction).
     auto contribute = [&](const edge_t<G>& e, const vertex_t<G>& origin) {
-      const L* from = r.lookup_out(origin);
+      const L* from = forward ? r.after(origin) : r.before(origin);
       if (from == nullptr) return;
       if constexpr (DenseEdgeExecutability<P, G>) {
         if (!p.edge_executable(e, *from)) return;
@@ -117,14 +118,14 @@ FixpointReport verify_dense(const P& p, const DenseResult<G, lattice_t<P>>& r) {
     } else {
       for (const auto& e : out_edge_range(g, v)) contribute(e, target(e, g));
     }
-    const L* in = r.lookup_in(v);
+    const L* in = forward ? r.before(v) : r.after(v);
     if (in == nullptr) {
       if (joined) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
       continue;
     }
     if (joined && !joined->leq(*in)) report.violations.push_back({vi, ViolationKind::in_below_join});
     const L out = static_cast<L>(p.transfer(v, *in));
-    if (!out.leq(*r.lookup_out(v))) report.violations.push_back({vi, ViolationKind::out_below_transfer});
+    if (!out.leq(*(forward ? r.after(v) : r.before(v)))) report.violations.push_back({vi, ViolationKind::out_below_transfer});
   }
   return report;
 }
@@ -140,111 +141,132 @@ template <AnalysisGraph G, class P>
 }
 
 /// Checks that a sparse result is a post-fixpoint of `problem`: every block
-/// reached by an executable edge is executable, every value that can be
-/// computed is initialized, and every state is above its transfer (or, for a
-/// block argument, above the join of its incoming values).
-template <AnalysisGraph Values, class L, class Cfg, class P>
-  requires SparseProblem<P, Values> && std::same_as<L, lattice_t<P>>
-[[nodiscard]] FixpointReport verify_fixpoint(const P& problem, const SparseResult<Values, L, Cfg>& result) {
-  constexpr bool has_cfg = !std::same_as<Cfg, NoCfg>;
-  constexpr bool has_branches = detail::SparseEngine<Values, Cfg, P, NoObserver>::has_branches;
-  const Values& g = result.values_graph();
+/// reached by an executable edge is reached, every value that can be
+/// computed holds a state, and every state is above its transfer (or, for a
+/// block argument, above its boundary and the join of what the executable
+/// in-edges pass to it). Reads the program through its public shape only.
+template <SparseProgram Prog, class L, class P>
+  requires SparseProblem<P, Prog> && std::same_as<L, lattice_t<P>>
+[[nodiscard]] FixpointReport verify_fixpoint(const P& problem, const SparseResult<Prog, L>& result) {
+  const Prog& prog = result.program();
   FixpointReport report;
   std::vector<const L*> scratch;
+  using Value = program_value_t<Prog>;
 
-  // Branch operands of block `b`, all initialized? (then in `scratch`)
-  auto gather = [&](const auto& b) {
-    scratch.clear();
-    if constexpr (has_branches) {
-      for (const auto& x : problem.branch_operands(b)) {
-        const L* s = result.lookup(x);
-        if (s == nullptr) return false;
-        scratch.push_back(s);
-      }
-    } else {
-      (void)b;
-    }
-    return true;
-  };
-  auto edge_live = [&](const auto& e) {
-    if constexpr (has_cfg) {
-      const Cfg& cfg = *result.cfg();
-      const auto s = source(e, cfg);
-      if (!result.block_executable(s)) return false;
-      if constexpr (has_branches) {
-        if (!gather(s)) return false;
-        return static_cast<bool>(problem.edge_executable(e, OperandStates<L>(std::span<const L* const>(scratch))));
-      }
-    } else {
-      (void)e;
-    }
-    return true;
-  };
-
-  if constexpr (has_cfg) {
-    const Cfg& cfg = *result.cfg();
-    std::vector<bool> is_entry(vertex_count(cfg), false);
-    for (const auto& b : result.entries()) is_entry[vertex_index(cfg, b)] = true;
-    for (const auto& b : vertex_range(cfg)) {
-      ++report.checked;
-      bool reachable = is_entry[vertex_index(cfg, b)];
-      for (const auto& e : in_edge_range(cfg, b)) reachable = reachable || edge_live(e);
-      if (reachable && !result.block_executable(b)) {
-        report.violations.push_back({vertex_index(cfg, b), ViolationKind::block_not_executable});
-      }
-    }
-    for (const auto& v : vertex_range(g)) {
-      ++report.checked;
-      const auto b = problem.block_of(v);
-      if (!result.block_executable(b)) continue;
-      if (!problem.is_block_argument(v)) continue;
-      std::optional<L> joined;
-      if (is_entry[vertex_index(cfg, b)]) joined = static_cast<L>(problem.entry_argument_state(v));
-      for (const auto& e : in_edge_range(cfg, b)) {
-        if (!edge_live(e)) continue;
-        const auto in = problem.incoming_value(v, e);
-        if (!in) continue;
-        const L* s = result.lookup(*in);
-        if (s == nullptr) continue;
-        if (!joined) {
-          joined = *s;
-        } else {
-          (void)joined->join(*s);
-        }
-      }
-      const L* state = result.lookup(v);
-      const std::size_t vi = vertex_index(g, v);
-      if (state == nullptr) {
-        if (joined) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
-      } else if (joined && !joined->leq(*state)) {
-        report.violations.push_back({vi, ViolationKind::argument_below_join});
-      }
-    }
-  }
-
-  for (const auto& v : vertex_range(g)) {
-    if constexpr (has_cfg) {
-      if (!result.block_executable(problem.block_of(v)) || problem.is_block_argument(v)) continue;
-    } else {
-      ++report.checked;
-    }
+  // The states of `v`'s operands (and extra operands) into `scratch`; whether all are initialized.
+  auto gather_operands = [&](const Value& v) {
     scratch.clear();
     bool all = true;
-    for (const auto& e : in_edge_range(g, v)) {
-      const L* s = result.lookup(source(e, g));
+    auto add = [&](const Value& x) {
+      const L* s = result.lookup(x);
       all = all && s != nullptr;
       scratch.push_back(s);
+    };
+    if constexpr (SsaProgram<Prog>) {
+      for (const auto& x : prog.operands(v)) add(x);
+    } else {
+      for (const auto& e : in_edge_range(prog, v)) add(source(e, prog));
     }
-    const std::size_t vi = vertex_index(g, v);
-    const L* state = result.lookup(v);
-    if (!all && !detail::visit_with_uninitialized_operands<P>()) {
-      continue;
+    if constexpr (detail::HasExtraOperands<P, Value>) {
+      for (const auto& x : problem.extra_operands(v)) add(x);
     }
+    return all;
+  };
+  // Checks op result `v` against its transfer.
+  auto check_result = [&](const Value& v, std::size_t vi) {
+    const bool all = gather_operands(v);
+    if (!all && !detail::visit_with_uninitialized_operands<P>()) return;
     const L computed = static_cast<L>(problem.transfer(v, OperandStates<L>(std::span<const L* const>(scratch))));
+    const L* state = result.lookup(v);
     if (state == nullptr) {
       report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
     } else if (!computed.leq(*state)) {
       report.violations.push_back({vi, ViolationKind::out_below_transfer});
+    }
+  };
+
+  if constexpr (SsaProgram<Prog>) {
+    const auto& cfg = prog.cfg();
+    using Cfg = ssa_cfg_t<Prog>;
+    std::vector<bool> is_entry(vertex_count(cfg), false);
+    for (const auto& b : result.roots()) is_entry[vertex_index(cfg, b)] = true;
+    std::vector<const L*> branch;
+    // Branch operand states of block `b` into `branch`; whether all are initialized.
+    auto gather_branch = [&](const vertex_t<Cfg>& b) {
+      branch.clear();
+      if constexpr (SsaProgramWithBranchOperands<Prog>) {
+        for (const auto& x : prog.branch_operands(b)) {
+          const L* s = result.lookup(x);
+          if (s == nullptr) return false;
+          branch.push_back(s);
+        }
+      }
+      return true;
+    };
+    auto edge_live = [&](const edge_t<Cfg>& e) {
+      const auto s = source(e, cfg);
+      if (!result.block_reached(s)) return false;
+      if constexpr (SparseBranchProblem<P, Prog>) {
+        if (!gather_branch(s)) return false;
+        return static_cast<bool>(problem.edge_executable(e, OperandStates<L>(std::span<const L* const>(branch))));
+      } else {
+        return true;
+      }
+    };
+    for (const auto& b : vertex_range(cfg)) {
+      ++report.checked;
+      bool reachable = is_entry[vertex_index(cfg, b)];
+      for (const auto& e : in_edge_range(cfg, b)) reachable = reachable || edge_live(e);
+      if (reachable && !result.block_reached(b)) {
+        report.violations.push_back({vertex_index(cfg, b), ViolationKind::block_not_executable});
+      }
+      if (!result.block_reached(b)) continue;
+      std::size_t position = 0;
+      for (const auto& a : prog.block_arguments(b)) {
+        ++report.checked;
+        std::optional<L> joined;
+        if (is_entry[vertex_index(cfg, b)]) joined = static_cast<L>(problem.boundary(a));
+        for (const auto& e : in_edge_range(cfg, b)) {
+          if (!edge_live(e)) continue;
+          std::size_t i = 0;
+          for (const auto& x : prog.forwarded_operands(e)) {
+            if (i++ != position) continue;
+            const L* s = result.lookup(x);
+            if (s == nullptr) break;
+            L contribution = [&]() -> L {
+              if constexpr (SparseEdgeTransfer<P, Prog>) {
+                (void)gather_branch(source(e, cfg));
+                return static_cast<L>(problem.transfer_edge(e, a, *s, OperandStates<L>(std::span<const L* const>(branch))));
+              } else {
+                return *s;
+              }
+            }();
+            if (!joined) {
+              joined = std::move(contribution);
+            } else {
+              (void)joined->join(contribution);
+            }
+            break;
+          }
+        }
+        const L* state = result.lookup(a);
+        const std::size_t vi = kildall::value_index(prog, a);
+        if (state == nullptr) {
+          if (joined) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
+        } else if (joined && !joined->leq(*state)) {
+          report.violations.push_back({vi, ViolationKind::argument_below_join});
+        }
+        ++position;
+      }
+      for (const auto& v : prog.block_values(b)) {
+        ++report.checked;
+        check_result(v, kildall::value_index(prog, v));
+      }
+    }
+  } else {
+    for (const auto& v : vertex_range(prog)) {
+      ++report.checked;
+      check_result(v, vertex_index(prog, v));
     }
   }
   return report;

@@ -22,14 +22,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include <kildall/ir/analysis/function_problem.hpp>
 #include <kildall/ir/arith.hpp>
+#include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/rewriter.hpp>
@@ -110,15 +111,15 @@ class IntRangeTransfers {
   }
 }
 
-/// The integer range problem of one function (models `kildall::SparseBranchProblem`).
-class IntRangeProblem : public FunctionProblemBase {
+/// The integer range problem of one function (models `kildall::SparseBranchProblem` over `FunctionShape`).
+class IntRangeProblem {
  public:
   /// The lattice.
   using lattice_type = Interval;
 
-  /// Ranges of `fn`; `transfers` (optional, must outlive the problem) covers dialect ops.
-  IntRangeProblem(const Function& fn, const IntRangeTransfers* transfers = nullptr)
-      : FunctionProblemBase(fn), transfers_(transfers) {}
+  /// Ranges of the function of `shape`; `transfers` (optional) covers dialect ops. Both must outlive the problem.
+  explicit IntRangeProblem(const FunctionShape& shape, const IntRangeTransfers* transfers = nullptr)
+      : shape_(&shape), fn_(&shape.function()), transfers_(transfers) {}
 
   /// The analysis width of `v`'s type.
   [[nodiscard]] unsigned width_of(ValueId v) const {
@@ -126,11 +127,11 @@ class IntRangeProblem : public FunctionProblemBase {
     return transfers_ ? transfers_->width(t) : (t.is_integer_like() ? t.width() : 64);
   }
   /// Function arguments may be anything.
-  [[nodiscard]] Interval entry_argument_state(ValueId v) const { return Interval::full(width_of(v)); }
+  [[nodiscard]] Interval boundary(ValueId v) const { return Interval::full(width_of(v)); }
 
   /// An edge of a `cf.cond_br` is executable when the condition's range allows its side.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<Interval> branch) const {
-    const auto arm = cond_branch_arm(e);
+    const auto arm = shape_->cond_branch_arm(e);
     if (!arm || branch.empty()) return true;
     return branch[0].contains(*arm == 0 ? 1 : 0);
   }
@@ -153,6 +154,8 @@ class IntRangeProblem : public FunctionProblemBase {
   }
 
  private:
+  const FunctionShape* shape_;
+  const Function* fn_;
   const IntRangeTransfers* transfers_;
 };
 
@@ -160,20 +163,20 @@ class IntRangeProblem : public FunctionProblemBase {
 class IntRangeAnalysis {
  public:
   /// The solver result type.
-  using Result = SparseResult<DefUseView, Interval, CfgView>;
+  using Result = SparseResult<FunctionShape, Interval>;
 
   /// Runs the analysis on `fn`; `transfers` (optional) covers dialect ops; `observer` sees every visit.
   template <class Observer = NoObserver>
   IntRangeAnalysis(const Function& fn, const IntRangeTransfers* transfers = nullptr,
                    const SolverOptions& options = {}, Observer&& observer = Observer{})
-      : fn_(&fn), graphs_(fn), problem_(fn, transfers),
-        result_(solve_sparse(*graphs_.values, *graphs_.cfg, CfgView::entry(), problem_, options,
-                             std::forward<Observer>(observer))) {}
+      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn)),
+        problem_(std::make_unique<IntRangeProblem>(*shape_, transfers)),
+        result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
 
   /// The range of `v`, or nullptr when uninitialized (dead or never computed).
   [[nodiscard]] const Interval* lookup(ValueId v) const { return result_.lookup(v); }
   /// Whether `b` was found executable.
-  [[nodiscard]] bool executable(BlockId b) const { return result_.block_executable(b); }
+  [[nodiscard]] bool executable(BlockId b) const { return result_.block_reached(b); }
   /// The solver's result.
   [[nodiscard]] const Result& result() const { return result_; }
   /// The function analysed.
@@ -186,8 +189,8 @@ class IntRangeAnalysis {
 
  private:
   const Function* fn_;
-  FunctionGraphs graphs_;
-  IntRangeProblem problem_;
+  std::unique_ptr<FunctionShape> shape_;  // stable addresses: the result points at the shape
+  std::unique_ptr<IntRangeProblem> problem_;
   Result result_;
 };
 

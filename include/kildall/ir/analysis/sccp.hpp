@@ -3,8 +3,8 @@
 /// Sparse conditional constant propagation (Wegman & Zadeck, "Constant
 /// Propagation with Conditional Branches", TOPLAS 1991) on a reference-IR
 /// function, as a `SparseBranchProblem` for kildall's generic sparse solver
-/// (`kildall/solver/sparse.hpp`) over the function's def-use view and CFG
-/// view. The lattice is `Flat<std::uint64_t>` (Kildall 1973): a value is
+/// (`kildall/solver/sparse.hpp`) over the function's shape
+/// (`ir::FunctionShape`). The lattice is `Flat<std::uint64_t>` (Kildall 1973): a value is
 /// uninitialized (its block is not executable, or its operands are not known
 /// yet), one constant bit pattern, or overdefined (top). Ops are folded with
 /// the interpreter's exact semantics (`arith.hpp`, or a dialect's `eval`
@@ -18,8 +18,8 @@
 /// `x & ~x = 0`, `x | ~x = ~0`, `select(a == b, a, b) = b`
 /// (`fold_binary_identity`), and the ones that look through an operand's
 /// defining op, `(a + b) - b = a`, `(a - b) + b = a`, `(x ^ a) ^ a = x`
-/// (`forwarded_values`: the def-use view gets an extra edge from `a` so the
-/// result follows `a`'s state). All hold for every value of the unknown
+/// (`forwarded_values`: the problem names `a` as an extra operand of the
+/// result, so the result reads, and follows, `a`'s state). All hold for every value of the unknown
 /// operands, so the lattice stays `Flat` and the transfer stays monotone.
 ///
 /// `apply_sccp` then rewrites: every value found constant in an executable
@@ -31,14 +31,15 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <kildall/ir/analysis/function_problem.hpp>
 #include <kildall/ir/arith.hpp>
+#include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/rewriter.hpp>
@@ -57,8 +58,8 @@ using ConstantState = Flat<std::uint64_t>;
 /// For every op result of `fn`, the value it always equals by an identity that looks through
 /// the op defining one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
 /// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand order);
-/// `no_index` for the others. Empty when no value has one; else one entry per value. SCCP adds
-/// `forwarded -> v` to its def-use view so that `v` reads, and follows, the state of `forwarded`.
+/// `no_index` for the others. Empty when no value has one; else one entry per value. SCCP names
+/// `forwarded` as an extra operand of `v` so that `v` reads, and follows, the state of `forwarded`.
 [[nodiscard]] inline std::vector<ValueId> forwarded_values(const Function& fn) {
   std::vector<ValueId> forwarded;
   const auto defined_by = [&](ValueId v, BuiltinOp kind) -> std::span<const ValueId> {
@@ -96,30 +97,36 @@ using ConstantState = Flat<std::uint64_t>;
   return forwarded;
 }
 
-/// The SCCP problem of one function (models `kildall::SparseBranchProblem`).
-class SccpProblem : public FunctionProblemBase {
+/// The SCCP problem of one function (models `kildall::SparseBranchProblem` over `FunctionShape`).
+class SccpProblem {
  public:
   /// The lattice.
   using lattice_type = ConstantState;
 
-  /// SCCP of `fn`, whose ops are defined in `registry`.
-  SccpProblem(const Function& fn, const OpRegistry& registry) : FunctionProblemBase(fn), registry_(&registry) {}
+  /// SCCP of the function of `shape`, whose ops are defined in `registry` (both must outlive the problem).
+  SccpProblem(const FunctionShape& shape, const OpRegistry& registry)
+      : shape_(&shape), fn_(&shape.function()), registry_(&registry), forwarded_(forwarded_values(shape.function())) {}
 
   /// Function arguments are unknown.
-  [[nodiscard]] ConstantState entry_argument_state(ValueId) const { return ConstantState::top(); }
+  [[nodiscard]] ConstantState boundary(ValueId) const { return ConstantState::top(); }
+
+  /// The value `v` always equals by a look-through identity (`forwarded_values`), read after its operands.
+  [[nodiscard]] std::span<const ValueId> extra_operands(ValueId v) const {
+    if (forwarded_.empty() || forwarded_[v] == no_index) return {};
+    return {&forwarded_[v], 1};
+  }
 
   /// An edge of a `cf.cond_br` is executable when the condition may take its side.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<ConstantState> branch) const {
-    const auto arm = cond_branch_arm(e);
+    const auto arm = shape_->cond_branch_arm(e);
     if (!arm || branch.empty()) return true;
     const ConstantState& condition = branch[0];
     if (const std::uint64_t* c = condition.if_constant()) return (*c != 0) == (*arm == 0);
     return !condition.is_bottom();
   }
 
-  /// The constant state of result `v` from its op's operand states. When the solver's def-use
-  /// view carries the extra dependency of `forwarded_values` (as `SccpAnalysis` builds it), the
-  /// state of the value `v` always equals comes last, after the op's operands.
+  /// The constant state of result `v` from its op's operand states. When `v` has an extra
+  /// operand (`extra_operands`), the state of the value `v` always equals comes last.
   [[nodiscard]] ConstantState transfer(ValueId v, OperandStates<ConstantState> operands) const {
     const Function& fn = *fn_;
     const ValueData& value = fn.values[v];
@@ -238,22 +245,24 @@ class SccpProblem : public FunctionProblemBase {
     return false;
   }
 
+  const FunctionShape* shape_;
+  const Function* fn_;
   const OpRegistry* registry_;
+  std::vector<ValueId> forwarded_;
 };
 
 /// The SCCP result of one function: per-value states and executable blocks.
 class SccpAnalysis {
  public:
   /// The solver result type.
-  using Result = SparseResult<DefUseView, ConstantState, CfgView>;
+  using Result = SparseResult<FunctionShape, ConstantState>;
 
   /// Runs SCCP on `fn` (ops from `registry`); `observer` sees every solver visit.
   template <class Observer = NoObserver>
   SccpAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options = {},
                Observer&& observer = Observer{})
-      : fn_(&fn), graphs_(fn, forwarded_values(fn)), problem_(fn, registry),
-        result_(solve_sparse(*graphs_.values, *graphs_.cfg, CfgView::entry(), problem_, options,
-                             std::forward<Observer>(observer))) {}
+      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn)), problem_(std::make_unique<SccpProblem>(*shape_, registry)),
+        result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
 
   /// The state of `v`, or nullptr when uninitialized.
   [[nodiscard]] const ConstantState* lookup(ValueId v) const { return result_.lookup(v); }
@@ -264,7 +273,7 @@ class SccpAnalysis {
     return s->constant();
   }
   /// Whether `b` was found executable.
-  [[nodiscard]] bool executable(BlockId b) const { return result_.block_executable(b); }
+  [[nodiscard]] bool executable(BlockId b) const { return result_.block_reached(b); }
   /// The solver's result (status, statistics, visits).
   [[nodiscard]] const Result& result() const { return result_; }
   /// The function analysed.
@@ -280,8 +289,8 @@ class SccpAnalysis {
 
  private:
   const Function* fn_;
-  FunctionGraphs graphs_;
-  SccpProblem problem_;
+  std::unique_ptr<FunctionShape> shape_;  // stable addresses: the result points at the shape
+  std::unique_ptr<SccpProblem> problem_;
   Result result_;
 };
 

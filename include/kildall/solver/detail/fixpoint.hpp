@@ -1,0 +1,255 @@
+#pragma once
+/// \file
+/// Internal: the one fixpoint engine under both solvers. Kildall's worklist
+/// iteration (POPL 1973) with a priority worklist over an iteration order,
+/// delayed widening at widening points and an optional descending
+/// (narrowing) phase (Cousot & Cousot, POPL 1977; Bourdoncle, FMPA 1993),
+/// as SPARTA's fixpoint iterators share one base between their dense and
+/// sparse front ends.
+///
+/// The engine owns the *policy* of a solve, in one place:
+///   * the worklist (`PriorityWorklist`) and the initial sweep;
+///   * the per-node visit cap (`SolveStatus::visit_cap_reached`, naming the node);
+///   * delayed widening at the widening points of the order;
+///   * the monotonicity check (`SolveStatus::non_monotone`);
+///   * the update itself: a node's state is moved up by the lattice's own
+///     `join` (or `widen`), and the `ChangeResult` that returns decides
+///     whether dependents are re-queued (checked against `==` when
+///     `SolverOptions::check_change_results` is on);
+///   * statistics, stop handling and the narrowing passes;
+///   * the affected-set closure of an incremental re-solve.
+///
+/// A front end (dense or sparse) derives from it (CRTP) and supplies only what
+/// differs: how a node's candidate state is computed from the states it
+/// depends on (`compute`), what happens after the node's state moved
+/// (`settle`: the dense solver applies the transfer to its in-state there),
+/// where its states live, and whom to re-queue (`propagate`).
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <kildall/lattice/change_result.hpp>
+#include <kildall/lattice/concepts.hpp>
+#include <kildall/solver/detail/iteration_plan.hpp>
+#include <kildall/solver/options.hpp>
+#include <kildall/solver/status.hpp>
+#include <kildall/solver/worklist.hpp>
+
+namespace kildall::detail {
+
+/// What the engine tells a front end about one ascending visit.
+template <class L>
+struct VisitInfo {
+  std::size_t position;       ///< The node's position in the iteration order.
+  std::size_t index;          ///< The node's dense index.
+  std::uint32_t visit;        ///< 1-based visit number of the node.
+  bool first;                 ///< The node had no state before this visit.
+  bool widened;               ///< `widen` was applied.
+  bool non_monotone;          ///< The candidate was not above the old state (the solve stops).
+  ChangeResult change;        ///< Whether the node's state moved.
+  const L* before;            ///< The state before the visit, when the front end asked for it (else nullptr).
+};
+
+/// How a front end's `settle` ended.
+enum class Settled : std::uint8_t {
+  unchanged,     ///< Nothing that dependents read moved.
+  changed,       ///< Dependents must be re-queued.
+  non_monotone,  ///< A state went down: stop with `SolveStatus::non_monotone`.
+};
+
+/// The shared engine. `Derived` provides:
+///
+/// ```
+/// std::size_t index_at(std::size_t pos) const;      // node index at a position of the order
+/// bool widening_point(std::size_t pos) const;
+/// bool has_state(std::size_t index) const;
+/// L& state(std::size_t index);                      // the state the engine moves (dense: in-state)
+/// void initialize(std::size_t index, L&& state);   // first state of a node
+/// bool compute(std::size_t pos, L& candidate);      // false: not computable yet
+/// Settled settle(const VisitInfo<L>&);              // after the state moved (or did not)
+/// void propagate(std::size_t pos);                  // re-queue what reads the node
+/// bool narrow(std::size_t pos, std::size_t index, L& candidate);  // commit a strictly lower state
+/// void drain();                                     // called before each pop (pending work)
+/// void begin_narrowing();                           // the descending phase starts
+/// void stopped_at(SolveStatus, std::size_t pos);    // record the offending node
+/// static constexpr bool wants_before;                // pass the old state to `settle`
+/// ```
+template <class Derived, class L>
+class FixpointEngine {
+ protected:
+  FixpointEngine(const SolverOptions& options) : opt_(options) {}
+
+  /// Empties the worklist for `positions` positions, the visit counters for
+  /// `nodes` nodes, and points the statistics and status at the result.
+  template <class Visits>
+  void reset(std::size_t positions, Visits& visits, SolveStatistics& stats, SolveStatus& status) {
+    worklist_.reset(positions);
+    positions_ = positions;
+    cursor_ = 0;
+    sweep_end_ = 0;
+    visits_ = visits.data();
+    stats_ = &stats;
+    status_ = &status;
+  }
+
+  /// Sweeps every position once in order before the worklist takes over (all
+  /// nodes start pending; cheaper than queueing them all).
+  void sweep_all() noexcept { sweep_end_ = positions_; }
+
+  /// Queues position `pos` (ignored when out of the order or still ahead of the sweep).
+  void enqueue(std::uint32_t pos) {
+    if (pos == no_position || (pos >= cursor_ && pos < sweep_end_)) return;
+    (void)worklist_.push(pos);
+  }
+
+  /// Whether the solve stopped (anything but converged so far).
+  [[nodiscard]] bool stopped() const noexcept { return *status_ != SolveStatus::converged; }
+
+  /// Stops the solve with `status` at position `pos`.
+  void stop(SolveStatus status, std::size_t pos) {
+    *status_ = status;
+    self().stopped_at(status, pos);
+  }
+
+  /// The ascending phase, then the narrowing passes.
+  void iterate() {
+    while (!stopped()) {
+      self().drain();
+      if (stopped()) break;
+      if (!worklist_.empty()) {
+        visit(worklist_.pop_min());  // everything queued lies behind the sweep
+      } else if (cursor_ < sweep_end_) {
+        visit(cursor_++);
+      } else {
+        break;
+      }
+    }
+    if (stopped() || opt_.narrowing_passes == 0) return;
+    self().begin_narrowing();
+    narrow_passes();
+  }
+
+  /// Bytes of the engine's own bookkeeping.
+  [[nodiscard]] std::size_t engine_bytes() const noexcept { return worklist_.bytes(); }
+
+  const SolverOptions& opt_;  ///< The options of the solve.
+  L candidate_{};             ///< Scratch: the candidate state of the node being visited.
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+  void visit(std::size_t pos) {
+    Derived& d = self();
+    const std::size_t idx = d.index_at(pos);
+    if (!d.compute(pos, candidate_)) return;
+    if (visits_[idx] >= opt_.max_visits_per_node) {
+      stop(SolveStatus::visit_cap_reached, pos);
+      return;
+    }
+    const std::uint32_t visit_number = ++visits_[idx];
+    ++stats_->visits;
+    stats_->max_visits = std::max<std::size_t>(stats_->max_visits, visit_number);
+    VisitInfo<L> info{pos, idx, visit_number, false, false, false, ChangeResult::changed, nullptr};
+    if (!d.has_state(idx)) {
+      info.first = true;
+      ++stats_->nodes_reached;
+      d.initialize(idx, std::move(candidate_));
+    } else {
+      L& state = d.state(idx);
+      const bool keep_before = Derived::wants_before || opt_.check_change_results;
+      if (keep_before) {
+        before_ = state;
+        info.before = &*before_;
+      }
+      bool widen_now = false;
+      if constexpr (WidenableLattice<L>) {
+        widen_now = opt_.widening && d.widening_point(pos) && visit_number > opt_.widening_delay;
+      }
+      if (widen_now) {
+        if constexpr (WidenableLattice<L>) info.change = state.widen(candidate_);
+        info.widened = true;
+        ++stats_->widenings;
+      } else if (opt_.check_monotonicity && !state.leq(candidate_)) {
+        info.non_monotone = true;
+        (void)d.settle(info);
+        stop(SolveStatus::non_monotone, pos);
+        return;
+      } else {
+        info.change = state.join(candidate_);
+      }
+      if (opt_.check_change_results && (*before_ == state) == is_changed(info.change)) {
+        stop(SolveStatus::wrong_change_result, pos);
+        return;
+      }
+    }
+    const Settled settled = d.settle(info);
+    if (settled == Settled::non_monotone) {
+      stop(SolveStatus::non_monotone, pos);
+      return;
+    }
+    if (settled == Settled::unchanged) return;
+    ++stats_->changed_visits;
+    d.propagate(pos);
+  }
+
+  void narrow_passes() {
+    Derived& d = self();
+    for (std::uint32_t pass = 0; pass < opt_.narrowing_passes; ++pass) {
+      bool any = false;
+      for (std::size_t pos = 0; pos < positions_; ++pos) {
+        const std::size_t idx = d.index_at(pos);
+        if (!d.has_state(idx)) continue;
+        if (!d.compute(pos, candidate_)) continue;
+        ++stats_->visits;
+        ++stats_->narrowing_visits;
+        L& state = d.state(idx);
+        if constexpr (NarrowableLattice<L>) {
+          if (d.widening_point(pos)) {
+            L narrowed = state;
+            (void)narrowed.narrow(candidate_);
+            candidate_ = std::move(narrowed);
+          }
+        }
+        // Only ever move strictly down, so the states stay a post-fixpoint.
+        if (!candidate_.leq(state) || state.leq(candidate_)) continue;
+        if (d.narrow(pos, idx, candidate_)) any = true;
+      }
+      if (!any) break;
+    }
+  }
+
+  PriorityWorklist worklist_;
+  std::size_t positions_ = 0;
+  std::size_t cursor_ = 0;     // sweep position: positions at or after it are still pending
+  std::size_t sweep_end_ = 0;  // end of the initial sweep (0: no sweep)
+  std::uint32_t* visits_ = nullptr;
+  SolveStatistics* stats_ = nullptr;
+  SolveStatus* status_ = nullptr;
+  std::optional<L> before_;
+};
+
+/// Everything reachable from `seeds` over `for_each_neighbour(node, visit)`, as
+/// one flag per node in `[0, count)`: the nodes an incremental re-solve resets.
+template <class Seeds, class Neighbours>
+[[nodiscard]] std::vector<bool> affected_closure(std::size_t count, const Seeds& seeds, Neighbours&& for_each_neighbour) {
+  std::vector<bool> affected(count, false);
+  std::vector<std::size_t> stack;
+  auto touch = [&](std::size_t i) {
+    if (affected[i]) return;
+    affected[i] = true;
+    stack.push_back(i);
+  };
+  for (const std::size_t s : seeds) touch(s);
+  while (!stack.empty()) {
+    const std::size_t i = stack.back();
+    stack.pop_back();
+    for_each_neighbour(i, touch);
+  }
+  return affected;
+}
+
+}  // namespace kildall::detail
