@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <kildall/graph/successor_list.hpp>
 #include <kildall/graph/wto.hpp>
 #include <kildall/lattice/flat.hpp>
 #include <kildall/lattice/interval.hpp>
@@ -129,14 +130,28 @@ void BM_IntervalTransfersOnly_StraightLine(benchmark::State& state) {
 void BM_SparseSccp_LoopsAndDiamonds(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto program = solver_bench::ssa_with_loops(n);
-  const auto values = classic::def_use_graph(program);
   const auto cfg = classic::control_flow_graph(program);
-  const classic::ConstantPropagation<classic::SsaCfgSlot> sccp{&program, {&cfg}};
+  const auto shape = classic::ssa_shape(program, cfg);
+  const classic::ConstantPropagation<decltype(shape)> sccp{&shape};
   for (auto _ : state) {
-    auto r = kildall::solve_sparse(values, cfg, std::size_t{0}, sccp);
+    auto r = kildall::solve_sparse(shape, sccp);
     benchmark::DoNotOptimize(r);
   }
-  report(state, program.values.size(), kildall::solve_sparse(values, cfg, std::size_t{0}, sccp).statistics());
+  report(state, program.values.size(), kildall::solve_sparse(shape, sccp).statistics());
+}
+
+/// The same, with what a user builds before solving timed too (here the CFG
+/// and the shape; before the shape existed, also a def-use graph).
+void BM_SparseSccpWithGraphs_LoopsAndDiamonds(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto program = solver_bench::ssa_with_loops(n);
+  for (auto _ : state) {
+    const auto cfg = classic::control_flow_graph(program);
+    const auto shape = classic::ssa_shape(program, cfg);
+    const classic::ConstantPropagation<decltype(shape)> sccp{&shape};
+    auto r = kildall::solve_sparse(shape, sccp);
+    benchmark::DoNotOptimize(r);
+  }
 }
 
 void BM_DenseLiveness_LoopsAndDiamonds(benchmark::State& state) {
@@ -165,6 +180,77 @@ void BM_DenseIntervals_LoopsAndDiamonds(benchmark::State& state) {
   report(state, program.blocks.size(), classic::interval_analysis(cfg, program, options).statistics());
 }
 
+/// A chain of K loops, 3 blocks each (head -> body -> latch -> head, head -> next
+/// head), the body edge first so that a depth-first search places each body
+/// after the rest of the chain in reverse post-order; block 3K is the exit.
+kildall::SuccessorListGraph loop_chain(std::size_t loops) {
+  std::vector<std::vector<std::size_t>> successors(3 * loops + 1);
+  for (std::size_t j = 0; j < loops; ++j) {
+    successors[3 * j] = {3 * j + 1, 3 * j + 3};
+    successors[3 * j + 1] = {3 * j + 2};
+    successors[3 * j + 2] = {3 * j};
+  }
+  return kildall::successor_list_graph(successors);
+}
+
+/// One interval counter per loop: loop j's body increments counter j.
+struct LoopCounters {
+  std::vector<kildall::Interval> counter;
+  [[nodiscard]] kildall::ChangeResult join(const LoopCounters& o) {
+    if (counter.empty()) {
+      counter = o.counter;
+      return kildall::change_if(!counter.empty());
+    }
+    kildall::ChangeResult change = kildall::ChangeResult::unchanged;
+    for (std::size_t i = 0; i < counter.size(); ++i) change = change | counter[i].join(o.counter[i]);
+    return change;
+  }
+  [[nodiscard]] kildall::ChangeResult widen(const LoopCounters& o) {
+    if (counter.empty()) return join(o);
+    kildall::ChangeResult change = kildall::ChangeResult::unchanged;
+    for (std::size_t i = 0; i < counter.size(); ++i) change = change | counter[i].widen(o.counter[i]);
+    return change;
+  }
+  [[nodiscard]] bool leq(const LoopCounters& o) const {
+    if (counter.empty()) return true;
+    if (o.counter.empty()) return false;
+    for (std::size_t i = 0; i < counter.size(); ++i) {
+      if (!counter[i].leq(o.counter[i])) return false;
+    }
+    return true;
+  }
+  friend bool operator==(const LoopCounters&, const LoopCounters&) = default;
+};
+
+struct CountLoops {
+  using lattice_type = LoopCounters;
+  std::size_t loops;
+  [[nodiscard]] LoopCounters boundary(std::size_t) const {
+    return LoopCounters{std::vector<kildall::Interval>(loops, kildall::Interval::constant(64, 0))};
+  }
+  [[nodiscard]] LoopCounters transfer(std::size_t v, const LoopCounters& in) const {
+    if (v % 3 != 1 || v / 3 >= loops) return in;
+    LoopCounters out = in;
+    out.counter[v / 3] = kildall::infer_add(in.counter[v / 3], kildall::Interval::constant(64, 1));
+    return out;
+  }
+};
+
+/// `range(0)` loops in one chain; `range(1)`: 0 = default order (WTO), 1 = reverse post-order.
+/// Counters: visits per block (constant for the WTO, growing with K in RPO).
+void BM_DenseLoopChain(benchmark::State& state) {
+  const auto loops = static_cast<std::size_t>(state.range(0));
+  const auto cfg = loop_chain(loops);
+  kildall::SolverOptions options;
+  if (state.range(1) == 1) options.order = kildall::IterationOrder::reverse_postorder;
+  const CountLoops problem{loops};
+  for (auto _ : state) {
+    auto r = kildall::solve_forward(cfg, std::size_t{0}, problem, options);
+    benchmark::DoNotOptimize(r);
+  }
+  report(state, kildall::vertex_count(cfg), kildall::solve_forward(cfg, std::size_t{0}, problem, options).statistics());
+}
+
 void BM_WeakTopologicalOrder(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto program = solver_bench::structured_program(n);
@@ -188,9 +274,14 @@ BENCHMARK(BM_SparseIntervals_StraightLine)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_IntervalTransfersOnly_StraightLine)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SparseSccp_LoopsAndDiamonds)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SparseSccpWithGraphs_LoopsAndDiamonds)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DenseLiveness_LoopsAndDiamonds)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DenseIntervals_LoopsAndDiamonds)
     ->ArgsProduct({{1'000, 10'000, 100'000, 1'000'000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DenseLoopChain)
+    ->ArgsProduct({{100, 200, 400, 800}, {0}})
+    ->ArgsProduct({{100, 200, 400}, {1}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WeakTopologicalOrder)->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
 

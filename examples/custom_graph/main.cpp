@@ -41,7 +41,9 @@ int main() {
     std::cout << "\n";
   }
 
-  // Forward analyses visit blocks in reverse post-order from the entry.
+  // Reverse post-order from the entry: the classic forward iteration order
+  // (`IterationOrder::reverse_postorder`; the solvers' default is the weak
+  // topological order of kildall/graph/wto.hpp).
   const std::vector<std::size_t> rpo = kildall::reverse_postorder(cfg, entry);
   std::cout << "reverse post-order: " << names(cfg, rpo) << "\n";
 

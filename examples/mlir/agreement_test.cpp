@@ -6,7 +6,10 @@
 ///     terminators' successor lists and the blocks' predecessor lists, and
 ///     kildall's dominator tree over it equals `mlir::DominanceInfo`;
 ///     `ValueGraph`'s out-edges and in-edges describe the same edge set, and a
-///     result's in-edges are its op's operands.
+///     result's in-edges are its op's operands; `RegionShape` (the
+///     `kildall::SsaProgram` the analyses are solved on) numbers the same
+///     values and derives the same def-use edges: its operands are a result's
+///     in-edges, its forwarded operands a block argument's.
 ///  2. Same analyses, two IRs: kildall's integer ranges and SCCP over the MLIR
 ///     adapter give, value by value, exactly what the same analyses give over
 ///     kildall's reference IR (`kildall::ir`) parsed from the same text.
@@ -40,6 +43,7 @@
 #include <mlir/Analysis/DataFlowFramework.h>
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/ControlFlow/IR/ControlFlow.h>
+#include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
 #include <mlir/Dialect/Func/IR/FuncOps.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/Dominance.h>
@@ -225,7 +229,7 @@ struct Tally {
 }  // namespace
 
 TEST_CASE("the block and value views are MLIR's own CFG and def-use graph") {
-  std::size_t blocks = 0, values = 0, dominance_pairs = 0;
+  std::size_t blocks = 0, values = 0, dominance_pairs = 0, forwarded = 0;
   for (const auto& p : programs()) {
     for (mlir::func::FuncOp f : p->functions) {
       const kildall_mlir::BlockGraph cfg(f.getBody());              // vertices: mlir::Block*
@@ -284,10 +288,58 @@ TEST_CASE("the block and value views are MLIR's own CFG and def-use graph") {
       std::sort(out.begin(), out.end());
       std::sort(in.begin(), in.end());
       CHECK(out == in);
+      // The shape the sparse solver runs on: the same blocks and values, and the same def-use
+      // edges (an op result's operands; what each branch slot forwards to each argument).
+      const kildall_mlir::RegionShape shape(defuse);
+      CHECK(&shape.cfg() == &cfg);
+      REQUIRE(shape.entries().size() == 1);
+      CHECK(shape.entries()[0] == &f.getBody().front());
+      std::size_t numbered = 0;
+      std::vector<std::pair<std::size_t, std::size_t>> derived;
+      for (mlir::Block* b : kildall::vertex_range(shape.cfg())) {
+        const auto arguments = shape.block_arguments(b);
+        CHECK(std::vector<mlir::Value>(arguments.begin(), arguments.end()) ==
+              std::vector<mlir::Value>(b->getArguments().begin(), b->getArguments().end()));
+        std::vector<mlir::Value> results;
+        for (mlir::Operation& op : *b) results.insert(results.end(), op.getResults().begin(), op.getResults().end());
+        const auto block_values = shape.block_values(b);
+        CHECK(std::vector<mlir::Value>(block_values.begin(), block_values.end()) == results);
+        numbered += arguments.size() + block_values.size();
+        for (mlir::Value v : arguments) CHECK(shape.operands(v).empty());
+        for (mlir::Value v : block_values) {
+          CHECK(kildall::value_index(shape, v) == kildall::vertex_index(defuse, v));
+          const auto operands = shape.operands(v);
+          std::vector<mlir::Value> sources;
+          for (const auto& e : kildall::in_edge_range(defuse, v)) sources.push_back(source(e, defuse));
+          CHECK(std::vector<mlir::Value>(operands.begin(), operands.end()) == sources);
+          for (mlir::Value x : operands)
+            derived.emplace_back(kildall::value_index(shape, x), kildall::value_index(shape, v));
+        }
+        const auto branch_operands = shape.branch_operands(b);
+        const std::vector<mlir::Value> branch(branch_operands.begin(), branch_operands.end());
+        if (auto cond_br = llvm::dyn_cast<mlir::cf::CondBranchOp>(b->getTerminator())) {
+          CHECK(branch == std::vector<mlir::Value>{cond_br.getCondition()});
+        } else {
+          CHECK(branch.empty());  // cf.br and func.return decide nothing
+        }
+        for (const auto& e : kildall::out_edge_range(shape.cfg(), b)) {
+          const auto passed = shape.forwarded_operands(e);
+          const auto receiving = shape.block_arguments(target(e, cfg));
+          CHECK(passed.size() == receiving.size());
+          for (std::size_t i = 0; i < passed.size() && i < receiving.size(); ++i) {
+            derived.emplace_back(kildall::value_index(shape, passed[i]), kildall::value_index(shape, receiving[i]));
+            ++forwarded;
+          }
+        }
+      }
+      CHECK(numbered == shape.value_count());
+      std::sort(derived.begin(), derived.end());
+      CHECK(derived == in);
     }
   }
-  std::printf("views: %zu blocks, %zu values, %zu dominance pairs checked against MLIR\n", blocks, values,
-              dominance_pairs);
+  std::printf("views: %zu blocks, %zu values, %zu dominance pairs checked against MLIR; "
+              "shape: %zu forwarded operands\n",
+              blocks, values, dominance_pairs, forwarded);
 }
 
 TEST_CASE("kildall's analyses give the same answers over MLIR's IR as over kildall's own IR") {
@@ -301,6 +353,20 @@ TEST_CASE("kildall's analyses give the same answers over MLIR's IR as over kilda
       const kildall_mlir::ConstantAnalysis constants(p->functions[f].getBody());
       REQUIRE(ranges.result().converged());
       REQUIRE(constants.result().converged());
+      // The results are about the analyses' shapes, solved from the entry block.
+      CHECK(&ranges.result().program() == &ranges.shape());
+      CHECK(ranges.result().roots() == std::vector<mlir::Block*>{&p->functions[f].getBody().front()});
+      CHECK(constants.result().roots() == std::vector<mlir::Block*>{&p->functions[f].getBody().front()});
+      // Solving a problem on the shape directly (docs/mlir.md) is what RegionAnalysis does.
+      const kildall_mlir::IntRangeProblem range_problem(ranges.shape());
+      const auto direct = kildall::solve_sparse(ranges.shape(), range_problem);
+      REQUIRE(direct.converged());
+      for (mlir::Value v : ranges.values().values()) {
+        const Interval* a = direct.lookup(v);
+        const Interval* b = ranges.lookup(v);
+        CHECK(((a == nullptr) == (b == nullptr) && (a == nullptr || *a == *b)));
+      }
+      for (mlir::Block* b : ranges.blocks().blocks()) CHECK(direct.block_reached(b) == ranges.executable(b));
       const bool has_look_through = !kildall::ir::forwarded_values(fn).empty();
       for (kildall::ir::ValueId v = 0; v < fn.values.size(); ++v) {
         const mlir::Value mv = p->mlir_value_of[f][v];

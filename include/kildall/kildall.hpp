@@ -12,6 +12,8 @@
 #include <kildall/graph/reverse_postorder.hpp>
 #include <kildall/graph/reversed.hpp>
 #include <kildall/graph/scc.hpp>
+#include <kildall/graph/ssa_program.hpp>
+#include <kildall/graph/successor_list.hpp>
 #include <kildall/graph/vertex_map.hpp>
 #include <kildall/graph/wto.hpp>
 #include <kildall/lattice/bitset.hpp>

@@ -1,9 +1,12 @@
 // Compiles and runs the C++ blocks of docs/graphs.md, as printed there, so the
 // page cannot rot (tests/docs/check_doc_snippets.py checks they are verbatim).
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/dominators.hpp>
 #include <kildall/graph/reverse_postorder.hpp>
 #include <kildall/graph/reversed.hpp>
 #include <kildall/graph/scc.hpp>
+#include <kildall/graph/ssa_program.hpp>
+#include <kildall/graph/successor_list.hpp>
 #include <kildall/graph/wto.hpp>
 
 #include <doctest/doctest.h>
@@ -13,8 +16,11 @@
 #include <boost/iterator/counting_iterator.hpp>
 #include <boost/iterator/transform_iterator.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -171,4 +177,129 @@ TEST_CASE("docs/graphs.md: weak topological order") {
   CHECK(nesting == 2);
   CHECK(wto.depth(0) == 0);
   CHECK(wto.depth(4) == 1);
+}
+
+// (Moved here from tests/graph/successor_list_test.cpp.)
+TEST_CASE("docs/graphs.md: a successor list in one line") {
+  // --- docs/graphs.md: "A successor list in one line" (verbatim) ---
+  // 0: cond_br ^1, ^2    1: br ^3    2: br ^3    3: return
+  std::vector<std::vector<int>> succ = {{1, 2}, {3}, {3}, {}};
+  const kildall::SuccessorListGraph g = kildall::successor_list_graph(succ);
+  static_assert(kildall::AnalysisGraph<kildall::SuccessorListGraph>);
+  const std::vector<std::size_t> rpo = kildall::reverse_postorder(g, std::size_t{0});  // 0 2 1 3
+  const kildall::SuccessorEdge taken = g.successors(0)[0];   // {0, 1, 0}: slot 0, the true successor
+  const std::size_t joins = g.predecessors(3).size();        // 2: from 1 and from 2
+  const auto h = kildall::successor_list_graph(4, [&](std::size_t v) { return succ[v]; });  // the same graph
+  // --- end of the snippet ---
+  CHECK(rpo == std::vector<std::size_t>{0, 2, 1, 3});
+  CHECK(taken == kildall::SuccessorEdge{0, 1, 0});
+  CHECK(joins == 2);
+  CHECK(h == g);
+  // "{1, 1} gives two parallel edges, slots 0 and 1".
+  const auto parallel = kildall::successor_list_graph(std::vector<std::vector<int>>{{1, 1}, {}});
+  REQUIRE(parallel.successors(0).size() == 2);
+  CHECK(parallel.successors(0)[1] == kildall::SuccessorEdge{0, 1, 1});
+  CHECK(parallel.predecessors(1).size() == 2);
+  // Vertices are their own index; the free functions are found by ADL.
+  CHECK(kildall::vertex_index(g, std::size_t{2}) == 2);
+  CHECK(out_degree(std::size_t{0}, g) == 2);
+  CHECK(in_degree(std::size_t{3}, g) == 2);
+  succ[2] = {7};
+  CHECK_THROWS_WITH_AS((void)kildall::successor_list_graph(succ),
+                       "kildall::successor_list_graph: successor 7 of vertex 2 (slot 0) is out of range: the graph "
+                       "has 4 vertices",
+                       std::out_of_range);
+}
+
+TEST_CASE("docs/graphs.md: dominators") {
+  const mycc::Cfg cfg = sample();  // entry head body spin exit dead
+  const auto tree = kildall::dominator_tree(cfg, std::size_t{0});
+  CHECK(tree.immediate_dominator(0) == std::nullopt);  // the entry
+  CHECK(tree.immediate_dominator(5) == std::nullopt);  // unreachable
+  CHECK_FALSE(tree.is_reachable(5));
+  CHECK(tree.immediate_dominator(1) == std::optional<std::size_t>{0});
+  CHECK(tree.immediate_dominator(3) == std::optional<std::size_t>{2});
+  CHECK(tree.immediate_dominator(4) == std::optional<std::size_t>{1});
+  CHECK(tree.dominates(1, 3));
+  CHECK(tree.dominates(3, 3));
+  CHECK_FALSE(tree.strictly_dominates(3, 3));
+  CHECK_FALSE(tree.dominates(2, 4));
+  CHECK(tree.depth(3) == 3);
+  CHECK(names(tree.reverse_postorder()) == names(kildall::reverse_postorder(cfg, std::size_t{0})));
+  // Post-dominators: the dominators of the reversed graph from the exit.
+  const auto post = kildall::dominator_tree(kildall::Reversed(cfg), std::size_t{4});
+  CHECK(post.immediate_dominator(0) == std::optional<std::size_t>{1});
+  CHECK(post.dominates(1, 3));
+}
+
+// --- docs/graphs.md: "SSA programs: the SsaProgram shape" ---------------------
+namespace ssa_shape {
+using Cfg = kildall::SuccessorListGraph;
+using Block = std::size_t;
+using Edge = kildall::SuccessorEdge;
+using Values = std::vector<std::size_t>;  // "range": anything iterable
+
+struct Minimal {  // an integer value_type is its own index
+  using value_type = std::size_t;
+  const Cfg& cfg() const;
+  Block entries() const;
+  std::size_t value_count() const;
+  Values block_arguments(Block b) const;
+  std::span<const std::size_t> block_values(Block b) const;
+  Values operands(std::size_t v) const;
+  Values forwarded_operands(Edge e) const;
+};
+static_assert(kildall::SsaProgram<Minimal> && !kildall::SsaProgramWithBranchOperands<Minimal>);
+static_assert(std::same_as<kildall::ssa_value_t<Minimal>, std::size_t>);
+static_assert(std::same_as<kildall::ssa_cfg_t<Minimal>, Cfg>);
+
+struct WithBranches : Minimal {  // optional: what a terminator branches on
+  Values branch_operands(Block b) const;
+};
+static_assert(kildall::SsaProgramWithBranchOperands<WithBranches>);
+
+struct Handle {  // a non-integer value handle
+  const void* p;
+};
+struct ByHandle {
+  using value_type = Handle;
+  const Cfg& cfg() const;
+  std::vector<Block> entries() const;  // a range of entry blocks
+  std::size_t value_count() const;
+  std::size_t value_index(Handle v) const;  // needed: Handle is not an integer
+  std::vector<Handle> block_arguments(Block b) const;
+  std::vector<Handle> block_values(Block b) const;
+  std::vector<Handle> operands(Handle v) const;
+  std::vector<Handle> forwarded_operands(Edge e) const;
+};
+static_assert(kildall::SsaProgram<ByHandle>);
+
+struct NoForwarded {  // forwarded_operands is required
+  using value_type = std::size_t;
+  const Cfg& cfg() const;
+  Block entries() const;
+  std::size_t value_count() const;
+  Values block_arguments(Block b) const;
+  Values block_values(Block b) const;
+  Values operands(std::size_t v) const;
+};
+static_assert(!kildall::SsaProgram<NoForwarded>);
+}  // namespace ssa_shape
+
+TEST_CASE("docs/graphs.md: value_index of an SsaProgram") {
+  struct Tiny {
+    using value_type = std::size_t;
+    kildall::SuccessorListGraph g = kildall::successor_list_graph(std::vector<std::vector<int>>{{}});
+    std::vector<std::size_t> none;
+    const kildall::SuccessorListGraph& cfg() const { return g; }
+    std::size_t entries() const { return 0; }
+    std::size_t value_count() const { return 3; }
+    const std::vector<std::size_t>& block_arguments(std::size_t) const { return none; }
+    const std::vector<std::size_t>& block_values(std::size_t) const { return none; }
+    const std::vector<std::size_t>& operands(std::size_t) const { return none; }
+    const std::vector<std::size_t>& forwarded_operands(const kildall::SuccessorEdge&) const { return none; }
+  };
+  static_assert(kildall::SsaProgram<Tiny>);
+  const Tiny tiny;
+  CHECK(kildall::value_index(tiny, std::size_t{2}) == 2);  // an integer is its own index
 }

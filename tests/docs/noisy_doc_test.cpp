@@ -1,5 +1,6 @@
 // Compiles and runs the C++ blocks of docs/noisy.md, so the page cannot rot
 // (tests/docs/check_doc_snippets.py checks they are verbatim).
+#include <kildall/ir/verifier.hpp>
 #include <kildall/noisy.hpp>
 
 #include <doctest/doctest.h>
@@ -110,4 +111,53 @@ TEST_CASE("docs/noisy.md: the circuit adaptation analyses and places reduce_nois
   const auto q = gate(small, NoisyOp::add, "q", {p, p});
   gate(small, NoisyOp::decode, "out", {q});
   CHECK(plan(small).empty());
+}
+
+TEST_CASE("docs/noisy.md: the analysis over the CFG (a shape) joins executable edges only") {
+  using namespace kildall;
+  using namespace kildall::noisy;
+  ir::OpRegistry registry;
+  const IrDialect dialect = register_noisy_dialect(registry);
+  const ir::Module m = ir::parse_and_verify("func.func @f(%x: !noisy.i32) -> !noisy.i32 {\n"
+                                            "  cf.br ^join(%x : !noisy.i32)\n"
+                                            "^dead:\n"
+                                            "  %m = noisy.mul %x, %x : !noisy.i32\n"
+                                            "  cf.br ^join(%m : !noisy.i32)\n"
+                                            "^join(%j: !noisy.i32):\n"
+                                            "  return %j : !noisy.i32\n"
+                                            "}\n",
+                                            registry, "doc.mlir");
+  const ir::Function& fn = m.functions[0];
+  const IrNoisyProgram program(fn, dialect);
+  const ir::ValueId x = fn.argument(0, 0), mul = fn.result(fn.blocks[1].first_op), j = fn.argument(2, 0);
+  REQUIRE(program.kind(mul) == NoisyOp::mul);
+  REQUIRE(program.kind(j) == NoisyOp::join);
+
+  // The problem is semantics only, solvable over the def-use graph and over the shape.
+  static_assert(SparseProblem<NoiseProblem<IrNoisyProgram>, IrNoisyProgram>);
+  static_assert(SparseProblem<NoiseProblem<IrNoisyProgram>, ir::FunctionShape>);
+  static_assert(SsaProgram<ir::FunctionShape>);
+
+  // Over the shape: the dead block's values are uninitialized and the join sees only %x.
+  const auto over_cfg = analyze_noise_over_cfg(program, program.shape());
+  static_assert(std::same_as<decltype(over_cfg), const NoiseAnalysis<IrNoisyProgram, ir::FunctionShape>>);
+  REQUIRE(over_cfg.converged());
+  CHECK(over_cfg.noise_bound(x) == 12u);
+  CHECK(over_cfg.noise(mul) == nullptr);
+  CHECK(over_cfg.noise_bound(j) == 12u);
+  CHECK_FALSE(over_cfg.solver_result().block_reached(1));
+  CHECK(over_cfg.solver_result().block_reached(2));
+  CHECK(&over_cfg.solver_result().program() == &program.shape());
+  // analyze_ir_noise is the same call with the function's shape().
+  const auto ir_noise = analyze_ir_noise(program);
+  for (ir::ValueId v = 0; v < fn.values.size(); ++v) {
+    REQUIRE((ir_noise.noise(v) == nullptr) == (over_cfg.noise(v) == nullptr));
+    if (over_cfg.noise(v) != nullptr) CHECK(*ir_noise.noise(v) == *over_cfg.noise(v));
+  }
+
+  // Over the def-use graph alone every value is analysed and the join takes every input.
+  const auto over_values = analyze_noise(program);
+  static_assert(std::same_as<decltype(over_values), const NoiseAnalysis<IrNoisyProgram>>);
+  CHECK(over_values.noise_bound(mul) == 24u);
+  CHECK(over_values.noise_bound(j) == 24u);
 }

@@ -40,7 +40,7 @@ std::vector<std::pair<std::size_t, std::size_t>> reads_of_unset(const Cfg& cfg, 
   if (!kildall::verify_fixpoint(problem, result).ok()) throw std::logic_error("not a fixpoint");
   std::vector<std::pair<std::size_t, std::size_t>> found;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const kildall::Bitset* unset = result.lookup_in(b);
+    const kildall::Bitset* unset = result.before(b);
     if (unset == nullptr) continue;  // unreachable block: no state, nothing to report
     for (std::size_t r : blocks[b].reads) {
       if (unset->test(r)) found.emplace_back(b, r);
@@ -49,6 +49,93 @@ std::vector<std::pair<std::size_t, std::size_t>> reads_of_unset(const Cfg& cfg, 
   return found;
 }
 // --- end of the snippet -------------------------------------------------------
+
+// --- docs/solvers.md: "Worked example: constant propagation over your own IR" --
+#include <kildall/graph/successor_list.hpp>
+#include <kildall/lattice/flat.hpp>
+#include <kildall/solver/sparse.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+// The IR (verbatim).
+namespace tiny {
+enum class Op { argument, constant, add, mul, less };
+struct Value { Op op; std::uint64_t constant = 0; std::vector<std::size_t> operands = {}; };
+struct Successor { std::size_t block; std::vector<std::size_t> args; };  // args go to block's arguments
+struct Block {
+  std::vector<std::size_t> arguments, values;  // indices into Function::values
+  std::optional<std::size_t> condition;        // cond_br: successors[0] if condition != 0, else successors[1]
+  std::vector<Successor> successors;           // none: return
+};
+struct Function { std::vector<Value> values; std::vector<Block> blocks; };  // blocks[0] is the entry
+}  // namespace tiny
+
+// The shape adapter (verbatim).
+// The shape of a tiny::Function (models kildall::SsaProgram).
+class TinyShape {
+ public:
+  using value_type = std::size_t;  // an integer: its own index
+  explicit TinyShape(const tiny::Function& fn)
+      : fn_(&fn), cfg_(kildall::successor_list_graph(fn.blocks.size(), [&fn](std::size_t b) {
+          std::vector<std::size_t> targets;
+          for (const tiny::Successor& s : fn.blocks[b].successors) targets.push_back(s.block);
+          return targets;
+        })) {}
+  const kildall::SuccessorListGraph& cfg() const { return cfg_; }
+  std::size_t entries() const { return 0; }
+  std::size_t value_count() const { return fn_->values.size(); }
+  const std::vector<std::size_t>& block_arguments(std::size_t b) const { return fn_->blocks[b].arguments; }
+  const std::vector<std::size_t>& block_values(std::size_t b) const { return fn_->blocks[b].values; }
+  const std::vector<std::size_t>& operands(std::size_t v) const { return fn_->values[v].operands; }
+  const std::vector<std::size_t>& forwarded_operands(const kildall::SuccessorEdge& e) const {
+    return fn_->blocks[e.source].successors[e.slot].args;
+  }
+  std::span<const std::size_t> branch_operands(std::size_t b) const {
+    const std::optional<std::size_t>& c = fn_->blocks[b].condition;
+    return c ? std::span<const std::size_t>(&*c, 1) : std::span<const std::size_t>();
+  }
+
+ private:
+  const tiny::Function* fn_;
+  kildall::SuccessorListGraph cfg_;
+};
+
+// The analysis (verbatim).
+// SCCP: each value is unknown (bottom), one constant, or not a constant (top).
+struct ConstantPropagation {
+  using lattice_type = kildall::Flat<std::uint64_t>;
+  const tiny::Function* fn;
+
+  lattice_type transfer(std::size_t v, kildall::OperandStates<lattice_type> operands) const {
+    const tiny::Value& value = fn->values[v];
+    if (value.op == tiny::Op::constant) return lattice_type::of(value.constant);
+    const std::uint64_t* a = operands[0].if_constant();
+    const std::uint64_t* b = operands[1].if_constant();
+    if (a == nullptr || b == nullptr) return lattice_type::top();
+    switch (value.op) {
+      case tiny::Op::add: return lattice_type::of(*a + *b);
+      case tiny::Op::mul: return lattice_type::of(*a * *b);
+      default: return lattice_type::of(*a < *b ? 1 : 0);
+    }
+  }
+  lattice_type boundary(std::size_t) const { return lattice_type::top(); }  // function arguments: unknown
+  bool edge_executable(const kildall::SuccessorEdge& e, kildall::OperandStates<lattice_type> branch) const {
+    if (branch.empty()) return true;                  // br: its one successor
+    const std::uint64_t* c = branch[0].if_constant();
+    if (c == nullptr) return branch[0].is_top();      // unknown condition: both ways
+    return e.slot == (*c != 0 ? 0U : 1U);             // constant condition: one way
+  }
+};
+// --- end of the worked example's declarations ----------------------------------
+
+// What the page says about them.
+static_assert(kildall::SsaProgram<TinyShape>);
+static_assert(kildall::SsaProgramWithBranchOperands<TinyShape>);
+static_assert(kildall::SparseProblem<ConstantPropagation, TinyShape>);
+static_assert(kildall::SparseBranchProblem<ConstantPropagation, TinyShape>);
+static_assert(!kildall::SparseEdgeTransfer<ConstantPropagation, TinyShape>);
 
 #include <kildall/graph/concepts.hpp>
 #include <kildall/lattice/interval.hpp>
@@ -181,38 +268,81 @@ static_assert(kildall::DenseProblem<MaybeUnset, G> && !kildall::DenseEdgeExecuta
               !kildall::DenseEdgeTransfer<MaybeUnset, G>);
 }  // namespace dense_listing
 
-// --- docs/solvers.md: "Sparse (SSA) problems", with a CFG (the listing, verbatim)
+// --- docs/solvers.md: "The shape" and "The analysis" (the listings, verbatim) --
 namespace sparse_listing {
-using Values = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
-using Blocks = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>;
+using Cfg = kildall::SuccessorListGraph;  // any AnalysisGraph of blocks
 using L = kildall::Interval;
-using Value = kildall::vertex_t<Values>;
-using Block = kildall::vertex_t<Blocks>;
-using CfgEdge = kildall::edge_t<Blocks>;
+using Value = std::size_t;
+using Block = kildall::vertex_t<Cfg>;
+using CfgEdge = kildall::edge_t<Cfg>;
 template <class T>
 using Range = std::vector<T>;
 using kildall::OperandStates;
 
-struct P {
-  using lattice_type = L;
-  L transfer(Value v, OperandStates<L> operands) const;        // non-argument values
-  Block block_of(Value v) const;
-  bool is_block_argument(Value v) const;                       // joined, not transferred
-  Range<Value> block_arguments(Block b) const;
-  Range<Value> block_values(Block b) const;                    // the other values of b, in order
-  std::optional<Value> incoming_value(Value arg, CfgEdge e) const;  // what e passes to arg
-  L entry_argument_state(Value arg) const;                     // function arguments
-  // optional, together (else every out-edge of an executable block is executable):
-  Range<Value> branch_operands(Block b) const;                 // what b's terminator reads
-  bool edge_executable(CfgEdge e, OperandStates<L> branch_operands) const;
-  // optional: call transfer even when some operand is uninitialized
-  static constexpr bool visit_with_uninitialized_operands = true;
+struct Shape {
+  using value_type = Value;                          // copyable; an integer is its own index
+  const Cfg& cfg() const;                            // the blocks and their edges
+  Block entries() const;                             // the entry block, or a range of them
+  std::size_t value_count() const;                   // values are numbered [0, value_count())
+  std::size_t value_index(Value v) const;            // optional when Value is an integer
+  Range<Value> block_arguments(Block b) const;       // b's arguments (phis), in order
+  Range<Value> block_values(Block b) const;          // the results of b's ops, in program order
+  Range<Value> operands(Value v) const;              // the operands of the op defining v, in order
+  Range<Value> forwarded_operands(CfgEdge e) const;  // what e passes to its target's arguments, in order
+  // optional:
+  Range<Value> branch_operands(Block b) const;       // what b's terminator decides its successors with
 };
 
-static_assert(kildall::SparseProblem<P, Values>);
-static_assert(kildall::SparseCfgProblem<P, Values, Blocks>);
-static_assert(kildall::SparseBranchProblem<P, Values, Blocks>);
+static_assert(kildall::SsaProgram<Shape>);
+static_assert(kildall::SsaProgramWithBranchOperands<Shape>);
+static_assert(kildall::SparseProgram<Shape>);
+
+struct P {
+  using lattice_type = L;                                       // a JoinSemiLattice
+  L transfer(Value v, OperandStates<L> operands) const;         // an op's result from its operands' states
+  L boundary(Value argument) const;                             // the entry block's arguments
+  // optional:
+  bool edge_executable(CfgEdge e, OperandStates<L> branch_operands) const;  // can the terminator take e?
+  L transfer_edge(CfgEdge e, Value argument, const L& incoming, OperandStates<L> branch_operands) const;
+  Range<Value> extra_operands(Value v) const;                   // more values v's transfer reads
+  static constexpr bool visit_with_uninitialized_operands = true;  // call transfer before all are known
+};
+
+// The listing is what the solver's concepts ask for, optional members included.
+static_assert(kildall::SparseProblem<P, Shape>);
+static_assert(kildall::SparseBranchProblem<P, Shape>);
+static_assert(kildall::SparseEdgeTransfer<P, Shape>);
+static_assert(kildall::detail::HasExtraOperands<P, Value>);
 static_assert(kildall::detail::visit_with_uninitialized_operands<P>());
+
+// and the optional members are really optional, the others really required:
+struct Minimal {  // transfer and boundary only
+  using lattice_type = L;
+  L transfer(Value v, OperandStates<L> operands) const;
+  L boundary(Value argument) const;
+};
+static_assert(kildall::SparseProblem<Minimal, Shape> && !kildall::SparseBranchProblem<Minimal, Shape> &&
+              !kildall::SparseEdgeTransfer<Minimal, Shape>);
+static_assert(!kildall::detail::visit_with_uninitialized_operands<Minimal>());
+struct NoBoundary {  // a CFG needs the entry arguments' state; a def-use graph does not
+  using lattice_type = L;
+  L transfer(Value v, OperandStates<L> operands) const;
+};
+static_assert(!kildall::SparseProblem<NoBoundary, Shape>);
+static_assert(kildall::SparseProblem<NoBoundary, boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS>>);
+
+// An integer value type is its own index: the shape without value_index is still an SsaProgram.
+struct ShapeWithoutIndex {
+  using value_type = Value;
+  const Cfg& cfg() const;
+  Block entries() const;
+  std::size_t value_count() const;
+  Range<Value> block_arguments(Block b) const;
+  Range<Value> block_values(Block b) const;
+  Range<Value> operands(Value v) const;
+  Range<Value> forwarded_operands(CfgEdge e) const;
+};
+static_assert(kildall::SsaProgram<ShapeWithoutIndex> && !kildall::SsaProgramWithBranchOperands<ShapeWithoutIndex>);
 }  // namespace sparse_listing
 
 TEST_CASE("docs/solvers.md: sparse noise analysis, its trace and an incremental re-solve") {
@@ -312,10 +442,268 @@ TEST_CASE("docs/solvers.md: incremental dense re-solve equals a fresh solve") {
   REQUIRE(result.converged());
   for (std::size_t block = 0; block < blocks.size(); ++block) {
     CAPTURE(block);
-    REQUIRE((result.lookup_in(block) == nullptr) == (fresh.lookup_in(block) == nullptr));
-    if (fresh.lookup_in(block) != nullptr) CHECK(*result.lookup_in(block) == *fresh.lookup_in(block));
+    REQUIRE((result.before(block) == nullptr) == (fresh.before(block) == nullptr));
+    if (fresh.before(block) != nullptr) {
+      CHECK(*result.before(block) == *fresh.before(block));
+      CHECK(*result.after(block) == *fresh.after(block));
+    }
   }
   CHECK(kildall::verify_fixpoint(problem, result).ok());
   // x1 is now written on both paths into b3: no read of an unset variable left.
   CHECK(reads_of_unset(g, blocks, 2).empty());
+}
+
+namespace {
+
+// Live variables, for "before/after in program order in both directions".
+struct Live {
+  using lattice_type = kildall::Bitset;
+  const std::vector<Block>* blocks;
+  kildall::Bitset boundary(std::size_t) const { return {}; }
+  kildall::Bitset transfer(std::size_t b, const kildall::Bitset& live_out) const {
+    kildall::Bitset in = live_out;
+    for (std::size_t w : (*blocks)[b].writes) in.reset(w);
+    for (std::size_t r : (*blocks)[b].reads) in.set(r);
+    return in;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("docs/solvers.md: before/after are in program order in both directions") {
+  // b0 writes x0 -> b1 reads x0, writes x1 -> b2 reads x1.
+  Cfg g(3);
+  add_edge(0, 1, g);
+  add_edge(1, 2, g);
+  const std::vector<Block> blocks{{{}, {0}}, {{0}, {1}}, {{1}, {}}};
+  const auto forward = kildall::solve_forward(g, std::size_t{0}, MaybeUnset{&blocks, 2});
+  REQUIRE(forward.converged());
+  CHECK(*forward.before(1) == kildall::Bitset{1});  // forward: before = the join entering the transfer
+  CHECK(*forward.after(1) == kildall::Bitset{});    // after = the transfer's result
+  const auto backward = kildall::solve_backward(g, std::size_t{2}, Live{&blocks});
+  REQUIRE(backward.converged());
+  CHECK(backward.direction() == kildall::Direction::backward);
+  CHECK(*backward.before(1) == kildall::Bitset{0});  // backward: before = live-in (the transfer's result)
+  CHECK(*backward.after(1) == kildall::Bitset{1});   // after = live-out (the join over the successors)
+  CHECK(*backward.after(0) == kildall::Bitset{0});
+  CHECK(*backward.before(0) == kildall::Bitset{});
+  CHECK(kildall::verify_fixpoint(Live{&blocks}, backward).ok());
+  // Unreached: nullptr both ways.
+  Cfg h(2);
+  const auto unreached = kildall::solve_forward(h, std::size_t{0}, MaybeUnset{&blocks, 2});
+  CHECK(unreached.before(1) == nullptr);
+  CHECK(unreached.after(1) == nullptr);
+  CHECK_FALSE(unreached.reached(1));
+}
+
+namespace {
+
+// A concrete interpreter of tiny: the oracle of the worked example.
+struct TinyRun {
+  std::vector<std::optional<std::uint64_t>> value;  // per value: the last value computed, if any
+  std::vector<bool> block_visited;
+};
+TinyRun run(const tiny::Function& fn, std::uint64_t a) {
+  TinyRun r{std::vector<std::optional<std::uint64_t>>(fn.values.size()), std::vector<bool>(fn.blocks.size(), false)};
+  r.value[fn.blocks[0].arguments[0]] = a;
+  std::size_t b = 0;
+  for (int step = 0; step < 100; ++step) {
+    r.block_visited[b] = true;
+    for (std::size_t v : fn.blocks[b].values) {
+      const tiny::Value& x = fn.values[v];
+      if (x.op == tiny::Op::constant) {
+        r.value[v] = x.constant;
+        continue;
+      }
+      const std::uint64_t l = *r.value[x.operands[0]], rr = *r.value[x.operands[1]];
+      r.value[v] = x.op == tiny::Op::add ? l + rr : x.op == tiny::Op::mul ? l * rr : (l < rr ? 1 : 0);
+    }
+    const tiny::Block& block = fn.blocks[b];
+    if (block.successors.empty()) break;
+    const tiny::Successor& next =
+        block.condition && *r.value[*block.condition] == 0 ? block.successors[1] : block.successors[0];
+    for (std::size_t i = 0; i < next.args.size(); ++i) r.value[fn.blocks[next.block].arguments[i]] = *r.value[next.args[i]];
+    b = next.block;
+  }
+  return r;
+}
+
+// Every concrete run agrees with the analysis: executed blocks are reached, and
+// a value the analysis calls constant has that value.
+template <class Result>
+void check_sound(const tiny::Function& fn, const Result& result) {
+  for (std::uint64_t a : {0U, 1U, 7U, 1000U}) {
+    const TinyRun r = run(fn, a);
+    for (std::size_t b = 0; b < fn.blocks.size(); ++b)
+      if (r.block_visited[b]) CHECK(result.block_reached(b));
+    for (std::size_t v = 0; v < fn.values.size(); ++v) {
+      if (!r.value[v]) continue;
+      CAPTURE(v);
+      REQUIRE(result.lookup(v) != nullptr);
+      if (const std::uint64_t* c = result.lookup(v)->if_constant()) CHECK(*c == *r.value[v]);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("docs/solvers.md: constant propagation over your own IR, and its incremental re-solve") {
+  // --- docs/solvers.md: the worked example's solve (verbatim) ---
+  // entry(%a):  %one = 1; %two = 2; %c = %two < %one; cond_br %c, ^then(%a), ^else(%two)
+  // ^then(%x):  %y = %x * %x; br ^join(%y)
+  // ^else(%z):  %w = %z + %one; br ^join(%w)
+  // ^join(%r):  return
+  using tiny::Op;
+  tiny::Function fn{{{Op::argument}, {Op::constant, 1}, {Op::constant, 2}, {Op::less, 0, {2, 1}},  // %a %one %two %c
+                     {Op::argument}, {Op::mul, 0, {4, 4}},                                         // %x %y
+                     {Op::argument}, {Op::add, 0, {6, 1}},                                         // %z %w
+                     {Op::argument}},                                                              // %r
+                    {{{0}, {1, 2, 3}, 3, {{1, {0}}, {2, {2}}}},  // entry
+                     {{4}, {5}, {}, {{3, {5}}}},                 // ^then
+                     {{6}, {7}, {}, {{3, {7}}}},                 // ^else
+                     {{8}, {}, {}, {}}}};                        // ^join
+  const TinyShape shape(fn);
+  const ConstantPropagation problem{&fn};
+  auto result = kildall::solve_sparse(shape, problem);
+  const bool then_reached = result.block_reached(1);                // false: %c is the constant 0
+  const kildall::Flat<std::uint64_t>* y = result.lookup(5);         // nullptr: never computed
+  const std::uint64_t r = result.lookup(8)->constant();             // 3: only ^else reaches ^join
+  const bool fixpoint = kildall::verify_fixpoint(problem, result).ok();  // true
+  // --- end of the snippet ---
+  REQUIRE(result.converged());
+  CHECK_FALSE(then_reached);
+  CHECK(y == nullptr);
+  CHECK(r == 3);
+  CHECK(fixpoint);
+  // "%a is top, %x and %y stay uninitialized", the constants fold.
+  CHECK(result.lookup(0)->is_top());
+  CHECK(result.lookup(4) == nullptr);
+  CHECK_FALSE(result.reached(4));
+  CHECK_FALSE(result.reached(5));
+  CHECK(result.lookup(3)->constant() == 0);  // %c = 2 < 1
+  CHECK(result.lookup(6)->constant() == 2);  // %z = %two
+  CHECK(result.lookup(7)->constant() == 3);  // %w = %z + %one
+  CHECK(result.block_reached(0));
+  CHECK(result.block_reached(2));
+  CHECK(result.block_reached(3));
+  CHECK(result.roots() == std::vector<std::size_t>{0});
+  CHECK(&result.program() == &shape);
+  CHECK(result.visits(5) == 0);
+  CHECK(result.statistics().nodes == 9);
+  CHECK(result.statistics().nodes_reached == 7);
+  CHECK(result.outcome().message() == "converged");
+  check_sound(fn, result);
+  // The same answer in reverse post-order ("RPO still selectable").
+  kildall::SolverOptions rpo;
+  rpo.order = kildall::IterationOrder::reverse_postorder;
+  const auto by_rpo = kildall::solve_sparse(shape, problem, rpo);
+  REQUIRE(by_rpo.converged());
+  for (std::size_t v = 0; v < fn.values.size(); ++v) {
+    REQUIRE((by_rpo.lookup(v) == nullptr) == (result.lookup(v) == nullptr));
+    if (result.lookup(v) != nullptr) CHECK(*by_rpo.lookup(v) == *result.lookup(v));
+  }
+
+  // --- docs/solvers.md: "Incremental re-solve", with a CFG (verbatim) ---
+  fn.values[2].constant = 0;  // %two = 0: now %c = 0 < 1 is 1 and ^then is taken instead of ^else
+  result = kildall::resolve_sparse(shape, problem, std::move(result), std::vector<std::size_t>{2});
+  // --- end of the snippet ---
+  REQUIRE(result.converged());
+  CHECK(result.lookup(3)->constant() == 1);
+  CHECK(result.block_reached(1));
+  CHECK_FALSE(result.block_reached(2));
+  CHECK(result.lookup(6) == nullptr);
+  CHECK(result.lookup(7) == nullptr);
+  CHECK(result.lookup(5)->is_top());  // %a * %a
+  CHECK(result.lookup(8)->is_top());
+  CHECK(result.visits(0) == 0);  // untouched by the change: kept, not visited again
+  CHECK(kildall::verify_fixpoint(problem, result).ok());
+  check_sound(fn, result);
+  const auto fresh = kildall::solve_sparse(shape, problem);  // oracle: a fresh solve
+  for (std::size_t v = 0; v < fn.values.size(); ++v) {
+    CAPTURE(v);
+    REQUIRE((fresh.lookup(v) == nullptr) == (result.lookup(v) == nullptr));
+    if (fresh.lookup(v) != nullptr) CHECK(*fresh.lookup(v) == *result.lookup(v));
+  }
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b) CHECK(fresh.block_reached(b) == result.block_reached(b));
+}
+
+namespace {
+
+// Integers under max, with an honest join (or, with `lie`, one that always claims "unchanged").
+struct MaxInt {
+  std::int64_t value = -1;
+  bool lie = false;
+  [[nodiscard]] kildall::ChangeResult join(const MaxInt& o) {
+    const std::int64_t before = value;
+    value = std::max(value, o.value);
+    return lie ? kildall::ChangeResult::unchanged : kildall::change_if(before != value);
+  }
+  [[nodiscard]] bool leq(const MaxInt& o) const { return value <= o.value; }
+  friend bool operator==(const MaxInt& a, const MaxInt& b) { return a.value == b.value; }
+};
+
+// Around a loop 0 -> 1 -> 0: counts up to 5, then (non-monotone) drops back to 0.
+struct CountAndDrop {
+  using lattice_type = MaxInt;
+  bool lie = false;
+  MaxInt boundary(std::size_t) const { return MaxInt{0, lie}; }
+  MaxInt transfer(std::size_t, const MaxInt& in) const { return MaxInt{in.value < 5 ? in.value + 1 : 0, lie}; }
+};
+
+// Counts up to 5: monotone, but its lattice may lie about change.
+struct CountToFive {
+  using lattice_type = MaxInt;
+  bool lie = false;
+  MaxInt boundary(std::size_t) const { return MaxInt{0, lie}; }
+  MaxInt transfer(std::size_t, const MaxInt& in) const { return MaxInt{std::min<std::int64_t>(in.value + 1, 5), lie}; }
+};
+
+}  // namespace
+
+TEST_CASE("docs/solvers.md: options, termination and status") {
+  const kildall::SolverOptions defaults;
+  CHECK(defaults.order == kildall::IterationOrder::weak_topological_order);
+  CHECK(defaults.widening);
+  CHECK(defaults.widening_delay == 3);
+  CHECK(defaults.narrowing_passes == 0);
+  CHECK(defaults.max_visits_per_node == 10000);
+  CHECK(defaults.check_monotonicity);
+#ifdef NDEBUG
+  CHECK_FALSE(defaults.check_change_results);
+#else
+  CHECK(defaults.check_change_results);
+#endif
+  Cfg loop(2);
+  add_edge(0, 1, loop);
+  add_edge(1, 0, loop);
+
+  // An honest lattice converges; one whose join lies about change is caught.
+  const auto honest = kildall::solve_forward(loop, std::size_t{0}, CountToFive{false});
+  REQUIRE(honest.converged());
+  CHECK(honest.after(1)->value == 5);
+  kildall::SolverOptions checked;
+  checked.check_change_results = true;
+  const auto lying = kildall::solve_forward(loop, std::size_t{0}, CountToFive{true}, checked);
+  CHECK(lying.status() == kildall::SolveStatus::wrong_change_result);
+  CHECK(lying.outcome().offending_node.has_value());
+
+  // A non-monotone transfer: reported by the check; with the check off, joined, so it converges.
+  const auto reported = kildall::solve_forward(loop, std::size_t{0}, CountAndDrop{});
+  CHECK(reported.status() == kildall::SolveStatus::non_monotone);
+  CHECK(reported.outcome().offending_node.has_value());
+  kildall::SolverOptions unchecked;
+  unchecked.check_monotonicity = false;
+  const auto joined = kildall::solve_forward(loop, std::size_t{0}, CountAndDrop{}, unchecked);
+  REQUIRE(joined.converged());
+  CHECK(joined.before(0)->value == 4);  // 0, 2, 4 around the loop
+  CHECK(joined.before(1)->value == 5);
+  CHECK(joined.after(1)->value == 4);   // transfer(5) = 0 went down: joined away, not taken
+  CHECK(kildall::verify_fixpoint(CountAndDrop{}, joined).ok());
+  CHECK(joined.statistics().max_visits < 20);  // far from the visit cap
+
+  // A shape naming a value outside its numbering: invalid input.
+  tiny::Function bad{{{tiny::Op::constant, 1}}, {{{}, {0, 7}, {}, {}}}};
+  const TinyShape bad_shape(bad);
+  const auto invalid = kildall::solve_sparse(bad_shape, ConstantPropagation{&bad});
+  CHECK(invalid.status() == kildall::SolveStatus::invalid_input);
 }

@@ -1,10 +1,17 @@
+// Tests of kildall/graph/archetypes.hpp: each archetype models exactly its concept, and the algorithms
+// that promise to need only the concepts run on them (oracle: the same algorithm on a Boost adjacency_list).
 #include <kildall/graph/archetypes.hpp>
 
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/dominators.hpp>
 #include <kildall/graph/reverse_postorder.hpp>
 #include <kildall/graph/scc.hpp>
+#include <kildall/graph/ssa_program.hpp>
 #include <kildall/graph/vertex_map.hpp>
+#include <kildall/graph/wto.hpp>
+#include <kildall/solver/dense.hpp>
+#include <kildall/solver/sparse.hpp>
+#include <kildall/solver/verify.hpp>
 
 #include <doctest/doctest.h>
 
@@ -164,5 +171,156 @@ TEST_CASE("reverse_postorder runs on the minimal archetype and matches adjacency
           kildall::reverse_postorder(boost_graph, entry));
     CHECK(kildall::test::indices_of(minimal, kildall::reverse_postorder(minimal)) ==
           kildall::reverse_postorder(boost_graph));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The algorithms that promise to need only the concepts run on the archetypes:
+// the weak topological order, both solvers (both directions, with a shape whose
+// values are opaque handles) and the verifier. Oracle: the same algorithm on a
+// Boost.Graph `adjacency_list` built from the same edges.
+// ---------------------------------------------------------------------------
+
+
+namespace {
+
+/// Path length from the roots, saturating at 100: a finite-height lattice (join = max).
+struct Depth {
+  int value = -1;
+  [[nodiscard]] kildall::ChangeResult join(const Depth& o) {
+    const int before = value;
+    value = std::max(value, o.value);
+    return kildall::change_if(before != value);
+  }
+  [[nodiscard]] bool leq(const Depth& o) const { return value <= o.value; }
+  friend bool operator==(const Depth&, const Depth&) = default;
+};
+
+/// Dense: a vertex's depth is one more than its deepest reached predecessor's.
+template <class G>
+struct DenseDepth {
+  using lattice_type = Depth;
+  [[nodiscard]] Depth boundary(const kildall::vertex_t<G>&) const { return Depth{0}; }
+  [[nodiscard]] Depth transfer(const kildall::vertex_t<G>&, const Depth& in) const {
+    return Depth{std::min(in.value + 1, 100)};
+  }
+};
+
+/// Sparse without a CFG: the same over a def-use graph (no operands: depth 0).
+template <class G>
+struct SparseDepth {
+  using lattice_type = Depth;
+  static constexpr bool visit_with_uninitialized_operands = true;
+  [[nodiscard]] Depth transfer(const kildall::vertex_t<G>&, kildall::OperandStates<Depth> operands) const {
+    Depth d{0};
+    for (const Depth* s : operands) {
+      if (s != nullptr) (void)d.join(Depth{std::min(s->value + 1, 100)});
+    }
+    return d;
+  }
+};
+
+/// An opaque SSA value: copyable and comparable, not an integer.
+struct OpaqueValue {
+  std::size_t id;
+  friend bool operator==(const OpaqueValue&, const OpaqueValue&) = default;
+};
+
+/// A shape over an archetype CFG: block b has one argument (value 2b) and one
+/// result (value 2b+1, computed from the argument); every edge passes the
+/// source's result to the target's argument.
+template <class Cfg>
+struct ArchetypeShape {
+  using value_type = OpaqueValue;
+  const Cfg* graph;
+  std::size_t blocks;
+  [[nodiscard]] const Cfg& cfg() const { return *graph; }
+  [[nodiscard]] kildall::vertex_t<Cfg> entries() const { return graph->vertex_at(0); }
+  [[nodiscard]] std::size_t value_count() const { return 2 * blocks; }
+  [[nodiscard]] std::size_t value_index(const OpaqueValue& v) const { return v.id; }
+  [[nodiscard]] std::vector<OpaqueValue> block_arguments(const kildall::vertex_t<Cfg>& b) const {
+    return {OpaqueValue{2 * b.id()}};
+  }
+  [[nodiscard]] std::vector<OpaqueValue> block_values(const kildall::vertex_t<Cfg>& b) const {
+    return {OpaqueValue{2 * b.id() + 1}};
+  }
+  [[nodiscard]] std::vector<OpaqueValue> operands(const OpaqueValue& v) const { return {OpaqueValue{v.id - 1}}; }
+  [[nodiscard]] std::vector<OpaqueValue> forwarded_operands(const kildall::edge_t<Cfg>& e) const {
+    return {OpaqueValue{2 * source(e, *graph).id() + 1}};
+  }
+};
+
+struct ShapeDepth {
+  using lattice_type = Depth;
+  [[nodiscard]] Depth boundary(const OpaqueValue&) const { return Depth{0}; }
+  [[nodiscard]] Depth transfer(const OpaqueValue&, kildall::OperandStates<Depth> operands) const {
+    return Depth{std::min(operands[0].value + 1, 100)};
+  }
+};
+
+}  // namespace
+
+static_assert(kildall::SsaProgram<ArchetypeShape<ar::analysis_graph>>);
+
+TEST_CASE("the WTO, both solvers and the verifier run on the minimal archetypes and match adjacency_list") {
+  using Boost = decltype(kildall::test::make_boost_graph(1, {}));
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 150; ++trial) {
+    CAPTURE(trial);
+    const std::size_t n = 1 + rng() % 30;
+    const EdgeList edges = kildall::test::random_edges(rng, n, rng() % (3 * n));
+    const auto boost_graph = kildall::test::make_boost_graph(n, edges);
+    const ar::forward_analysis_graph forward(n, edges);
+    const ar::analysis_graph graph(n, edges);
+
+    // WTO: same order and heads.
+    const auto minimal_wto = kildall::weak_topological_order(forward, forward.vertex_at(0));
+    const auto boost_wto = kildall::weak_topological_order(boost_graph, std::size_t{0});
+    REQUIRE(minimal_wto.size() == boost_wto.size());
+    for (std::size_t p = 0; p < boost_wto.size(); ++p) {
+      CHECK(minimal_wto.order()[p].id() == boost_wto.order()[p]);
+      CHECK(minimal_wto.is_head_at(p) == boost_wto.is_head_at(p));
+    }
+
+    // Dense, both directions.
+    for (const bool backward : {false, true}) {
+      const auto minimal = backward ? kildall::solve_backward(graph, graph.vertex_at(0), DenseDepth<ar::analysis_graph>{})
+                                    : kildall::solve_forward(graph, graph.vertex_at(0), DenseDepth<ar::analysis_graph>{});
+      const auto reference = backward ? kildall::solve_backward(boost_graph, std::size_t{0}, DenseDepth<Boost>{})
+                                      : kildall::solve_forward(boost_graph, std::size_t{0}, DenseDepth<Boost>{});
+      REQUIRE(minimal.converged());
+      CHECK(kildall::verify_fixpoint(DenseDepth<ar::analysis_graph>{}, minimal).ok());
+      for (std::size_t i = 0; i < n; ++i) {
+        const Depth* a = minimal.after(graph.vertex_at(i));
+        const Depth* b = reference.after(i);
+        REQUIRE((a == nullptr) == (b == nullptr));
+        if (a != nullptr) CHECK(a->value == b->value);
+      }
+    }
+
+    // Sparse without a CFG: the archetype as a def-use graph.
+    const auto values = kildall::solve_sparse(graph, SparseDepth<ar::analysis_graph>{});
+    const auto values_reference = kildall::solve_sparse(boost_graph, SparseDepth<Boost>{});
+    REQUIRE(values.converged());
+    CHECK(kildall::verify_fixpoint(SparseDepth<ar::analysis_graph>{}, values).ok());
+    for (std::size_t i = 0; i < n; ++i) CHECK(values.lookup(graph.vertex_at(i))->value == values_reference.lookup(i)->value);
+
+    // Sparse over a shape whose CFG is the archetype and whose values are opaque: the
+    // result of block b is its dense depth + 1 (argument = depth, result = depth + 1).
+    const ArchetypeShape<ar::analysis_graph> shape{&graph, n};
+    const auto ssa = kildall::solve_sparse(shape, ShapeDepth{});
+    REQUIRE(ssa.converged());
+    CHECK(kildall::verify_fixpoint(ShapeDepth{}, ssa).ok());
+    const auto dense = kildall::solve_forward(boost_graph, std::size_t{0}, DenseDepth<Boost>{});
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(ssa.block_reached(graph.vertex_at(i)) == dense.reached(i));
+      const Depth* argument = ssa.lookup(OpaqueValue{2 * i});
+      if (!dense.reached(i)) {
+        CHECK(argument == nullptr);
+        continue;
+      }
+      REQUIRE(argument != nullptr);
+      CHECK(argument->value == dense.before(i)->value);
+    }
   }
 }

@@ -318,25 +318,3 @@ TEST_CASE("successor_list_graph: reverse post-order and the weak topological ord
   CHECK(kildall::reverse_postorder(g, std::size_t{0}) == std::vector<std::size_t>{0, 1, 3, 4, 5, 2});
   CHECK(kildall::weak_topological_order(g, std::size_t{0}).to_string(name) == "0 1 (3 2) 4 (5)");
 }
-
-TEST_CASE("docs/graphs.md: a successor list in one line") {
-  // --- docs/graphs.md: "A successor list in one line" (verbatim) ---
-  // 0: cond_br ^1, ^2    1: br ^3    2: br ^3    3: return
-  std::vector<std::vector<int>> succ = {{1, 2}, {3}, {3}, {}};
-  const kildall::SuccessorListGraph g = kildall::successor_list_graph(succ);
-  static_assert(kildall::AnalysisGraph<kildall::SuccessorListGraph>);
-  const std::vector<std::size_t> rpo = kildall::reverse_postorder(g, std::size_t{0});  // 0 2 1 3
-  const kildall::SuccessorEdge taken = g.successors(0)[0];   // {0, 1, 0}: slot 0, the true successor
-  const std::size_t joins = g.predecessors(3).size();        // 2: from 1 and from 2
-  const auto h = kildall::successor_list_graph(4, [&](std::size_t v) { return succ[v]; });  // the same graph
-  // --- end of the snippet ---
-  CHECK(rpo == std::vector<std::size_t>{0, 2, 1, 3});
-  CHECK(taken == kildall::SuccessorEdge{0, 1, 0});
-  CHECK(joins == 2);
-  CHECK(h == g);
-  succ[2] = {7};
-  CHECK_THROWS_WITH_AS((void)kildall::successor_list_graph(succ),
-                       "kildall::successor_list_graph: successor 7 of vertex 2 (slot 0) is out of range: the graph "
-                       "has 4 vertices",
-                       std::out_of_range);
-}

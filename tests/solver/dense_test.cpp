@@ -1,10 +1,13 @@
+#include <kildall/graph/reverse_postorder.hpp>
 #include <kildall/solver/dense.hpp>
 #include <kildall/solver/verify.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <random>
 #include <vector>
@@ -450,4 +453,216 @@ TEST_CASE("irreducible loops and self-loops converge with widening in both order
     CHECK(r.statistics().max_visits < 20);  // widening stops the climb after a few visits
     CHECK(kildall::verify_fixpoint(Count{}, r).ok());
   }
+}
+
+namespace {
+
+/// One counter per loop, packed one byte each so that K = 1000 loops stay
+/// cheap: 0 is bottom (not reached), n + 1 the count n, 255 "unbounded".
+/// Ordered, joined and widened elementwise (widening jumps a growing counter
+/// to unbounded); a missing entry is bottom.
+struct Counters {
+  static constexpr std::uint8_t bottom = 0;
+  static constexpr std::uint8_t unbounded = 255;
+  std::vector<std::uint8_t> count;
+
+  [[nodiscard]] std::uint8_t at(std::size_t i) const { return i < count.size() ? count[i] : bottom; }
+  [[nodiscard]] kildall::ChangeResult join(const Counters& o) { return combine(o, false); }
+  [[nodiscard]] kildall::ChangeResult widen(const Counters& o) { return combine(o, true); }
+  [[nodiscard]] bool leq(const Counters& o) const {
+    for (std::size_t i = 0; i < count.size(); ++i) {
+      if (count[i] > o.at(i)) return false;
+    }
+    return true;
+  }
+  friend bool operator==(const Counters& a, const Counters& b) {
+    for (std::size_t i = 0; i < std::max(a.count.size(), b.count.size()); ++i) {
+      if (a.at(i) != b.at(i)) return false;
+    }
+    return true;
+  }
+
+ private:
+  kildall::ChangeResult combine(const Counters& o, bool widening) {
+    if (o.count.size() > count.size()) count.resize(o.count.size(), bottom);
+    bool changed = false;
+    for (std::size_t i = 0; i < o.count.size(); ++i) {
+      if (o.count[i] <= count[i]) continue;
+      count[i] = widening ? unbounded : o.count[i];
+      changed = true;
+    }
+    return kildall::change_if(changed);
+  }
+};
+
+/// A chain of `loops` loops. Loop i is head 3i -> body 3i+1 -> latch 3i+2 ->
+/// head 3i; its head also exits to the next loop's head (or, for the last,
+/// to the exit vertex 3 * loops). Each head's edge into its body is added
+/// first, so the depth-first search follows it first: the search finishes the
+/// body before the rest of the chain, and reverse post-order places every
+/// loop's body after all the code that follows the loop.
+Graph chain_of_loops(std::size_t loops) {
+  Graph g(3 * loops + 1);
+  for (std::size_t i = 0; i < loops; ++i) {
+    const std::size_t head = 3 * i;
+    add_edge(head, head + 1, g);
+    add_edge(head + 1, head + 2, g);
+    add_edge(head + 2, head, g);
+    add_edge(head, head + 3, g);
+  }
+  return g;
+}
+
+/// Counter i starts at 0 and loop i's body increments it.
+struct LoopCounters {
+  using lattice_type = Counters;
+  std::size_t loops;
+  Counters boundary(std::size_t) const { return Counters{std::vector<std::uint8_t>(loops, 1)}; }
+  Counters transfer(std::size_t v, const Counters& in) const {
+    Counters out = in;
+    if (v % 3 == 1 && v / 3 < out.count.size()) {
+      std::uint8_t& c = out.count[v / 3];
+      if (c != Counters::bottom && c != Counters::unbounded) c = static_cast<std::uint8_t>(c + 1);
+    }
+    return out;
+  }
+};
+
+std::size_t chain_visits(std::size_t loops, kildall::IterationOrder order) {
+  const Graph g = chain_of_loops(loops);
+  const LoopCounters problem{loops};
+  kildall::SolverOptions options;
+  options.order = order;
+  const auto r = kildall::solve_forward(g, std::size_t{0}, problem, options);
+  REQUIRE(r.converged());
+  CHECK(r.before(3 * loops)->count == std::vector<std::uint8_t>(loops, Counters::unbounded));
+  return r.statistics().visits;
+}
+
+}  // namespace
+
+TEST_CASE("the default order is linear on a chain of loops") {
+  {  // the lattice and the problem are what the test says they are
+    const Graph g = chain_of_loops(3);
+    const LoopCounters problem{3};
+    const auto r = kildall::solve_forward(g, std::size_t{0}, problem);
+    REQUIRE(r.converged());
+    CHECK(kildall::verify_fixpoint(problem, r).ok());
+    CHECK(r.before(0)->count == std::vector<std::uint8_t>{Counters::unbounded, 1, 1});  // loop 0 counts
+    CHECK(r.before(3)->count == std::vector<std::uint8_t>{Counters::unbounded, Counters::unbounded, 1});
+    CHECK(r.statistics().widenings > 0);
+    // Reverse post-order puts loop 0's body and latch last, after loops 1, 2 and the exit.
+    CHECK(kildall::reverse_postorder(g, std::size_t{0}) == std::vector<std::size_t>{0, 3, 6, 9, 7, 8, 4, 5, 1, 2});
+  }
+  // The default (weak topological order) stabilizes each loop before moving
+  // on: a constant number of visits per loop.
+  const kildall::SolverOptions defaults;
+  REQUIRE(defaults.order == kildall::IterationOrder::weak_topological_order);
+  const std::size_t wto_500 = chain_visits(500, defaults.order);
+  const std::size_t wto_1000 = chain_visits(1000, defaults.order);
+  MESSAGE("weak topological order: " << wto_500 << " visits for 500 loops, " << wto_1000 << " for 1000");
+  CHECK(wto_1000 <= 26 * 1000);  // measured: 13 visits per loop (13001 for 1000 loops, 6501 for 500)
+  CHECK(static_cast<double>(wto_1000) / static_cast<double>(wto_500) < 2.2);
+  // Reverse post-order runs every loop's body after the rest of the chain, so
+  // each loop's growing counter re-runs everything downstream: quadratic.
+  const std::size_t rpo_100 = chain_visits(100, kildall::IterationOrder::reverse_postorder);
+  const std::size_t rpo_200 = chain_visits(200, kildall::IterationOrder::reverse_postorder);
+  MESSAGE("reverse post-order: " << rpo_100 << " visits for 100 loops, " << rpo_200 << " for 200");
+  CHECK(static_cast<double>(rpo_200) / static_cast<double>(rpo_100) > 3.0);  // measured: 82801 / 21401 = 3.9
+  CHECK(rpo_200 > 10 * chain_visits(200, defaults.order));
+}
+
+namespace {
+
+/// A broken lattice: integers under max whose join moves the value but
+/// always claims nothing changed.
+struct LyingMax {
+  std::int64_t value = std::numeric_limits<std::int64_t>::min();
+  [[nodiscard]] kildall::ChangeResult join(const LyingMax& o) {
+    value = std::max(value, o.value);
+    return kildall::ChangeResult::unchanged;
+  }
+  [[nodiscard]] bool leq(const LyingMax& o) const { return value <= o.value; }
+  friend bool operator==(const LyingMax&, const LyingMax&) = default;
+};
+
+/// A counter bounded at 10 (finite height, so a correct lattice converges).
+struct CountToTen {
+  using lattice_type = LyingMax;
+  LyingMax boundary(std::size_t) const { return LyingMax{0}; }
+  LyingMax transfer(std::size_t, const LyingMax& in) const { return LyingMax{std::min<std::int64_t>(in.value + 1, 10)}; }
+};
+
+}  // namespace
+
+TEST_CASE("check_change_results catches a join that misreports its change") {
+  Graph g(3);
+  add_edge(0, 1, g);
+  add_edge(1, 1, g);  // the self-loop's second visit joins 1 with 2 and claims "unchanged"
+  add_edge(1, 2, g);
+  for (auto order : {kildall::IterationOrder::weak_topological_order, kildall::IterationOrder::reverse_postorder}) {
+    CAPTURE(static_cast<int>(order));
+    kildall::SolverOptions options;
+    options.order = order;
+    options.check_change_results = true;
+    const auto checked = kildall::solve_forward(g, std::size_t{0}, CountToTen{}, options);
+    CHECK(checked.status() == kildall::SolveStatus::wrong_change_result);
+    CHECK(checked.outcome().offending_node == std::optional<std::size_t>{1});
+    CHECK(checked.outcome().message() == "join reported a wrong change result at node #1");
+
+    // Unchecked, the solver believes the lattice and stops re-queuing: it
+    // ends (no hang), but what it ends with is not a post-fixpoint.
+    options.check_change_results = false;
+    options.max_visits_per_node = 100;
+    const auto unchecked = kildall::solve_forward(g, std::size_t{0}, CountToTen{}, options);
+    CHECK(unchecked.converged());
+    CHECK(unchecked.statistics().visits <= 4);
+    CHECK(unchecked.before(1)->value == 2);  // the in-state moved, the transfer was never re-applied
+    CHECK(unchecked.after(1)->value == 2);
+    CHECK_FALSE(kildall::verify_fixpoint(CountToTen{}, unchecked).ok());
+  }
+}
+
+namespace {
+
+/// Integers under max whose join lies ("unchanged") only when the old value
+/// is even and at least 2: at node 1 of 0 -> 1 -> 1 -> 2 the in-state's joins
+/// (from 1) are honest and only the out-state's join (from 2) lies, so the
+/// check must cover the state the transfer produces too.
+struct LiesFromEven {
+  std::int64_t value = std::numeric_limits<std::int64_t>::min();
+  [[nodiscard]] kildall::ChangeResult join(const LiesFromEven& o) {
+    const auto old = value;
+    value = std::max(value, o.value);
+    if (old >= 2 && old % 2 == 0) return kildall::ChangeResult::unchanged;
+    return kildall::change_if(old != value);
+  }
+  [[nodiscard]] bool leq(const LiesFromEven& o) const { return value <= o.value; }
+  friend bool operator==(const LiesFromEven&, const LiesFromEven&) = default;
+};
+
+struct CountEvenLies {
+  using lattice_type = LiesFromEven;
+  LiesFromEven boundary(std::size_t) const { return LiesFromEven{0}; }
+  LiesFromEven transfer(std::size_t, const LiesFromEven& in) const {
+    return LiesFromEven{std::min<std::int64_t>(in.value + 1, 10)};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("check_change_results also checks the out-state's join") {
+  Graph g(3);
+  add_edge(0, 1, g);
+  add_edge(1, 1, g);
+  add_edge(1, 2, g);
+  kildall::SolverOptions options;
+  options.check_change_results = true;
+  const auto checked = kildall::solve_forward(g, std::size_t{0}, CountEvenLies{}, options);
+  CHECK(checked.status() == kildall::SolveStatus::wrong_change_result);
+  CHECK(checked.outcome().offending_node == std::optional<std::size_t>{1});
+  options.check_change_results = false;
+  const auto unchecked = kildall::solve_forward(g, std::size_t{0}, CountEvenLies{}, options);
+  CHECK(unchecked.converged());
+  CHECK_FALSE(kildall::verify_fixpoint(CountEvenLies{}, unchecked).ok());
 }

@@ -43,7 +43,7 @@ TEST_CASE("observers see each visit with before/after states") {
   const auto r = kildall::solve_sparse(g, Depth{}, {}, recorder);
   REQUIRE(recorder.events.size() == 3);
   for (std::size_t i = 0; i < 3; ++i) {
-    CHECK(recorder.events[i].node == i);  // RPO: operands first
+    CHECK(recorder.events[i].node == i);  // operands first (index order is topological here)
     CHECK(recorder.events[i].visit == 1);
     CHECK(recorder.events[i].phase == kildall::VisitPhase::ascending);
     CHECK(recorder.events[i].change == kildall::ChangeResult::changed);

@@ -339,8 +339,10 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
     }
     L& out = r.out_[vi];
     if (this->opt_.check_monotonicity && !out.leq(out_candidate_)) return Settled::non_monotone;
-    if constexpr (observer_enabled<O>) old_out_ = out;
+    const bool check = this->opt_.check_change_results;
+    if (observer_enabled<O> || check) old_out_ = out;
     const ChangeResult change = out.join(out_candidate_);
+    if (check && (old_out_ == out) == is_changed(change)) return Settled::wrong_change_result;
     if constexpr (observer_enabled<O>) {
       obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, info.visit, &r.in_[vi], &old_out_, &out,
                                           info.widened, change});

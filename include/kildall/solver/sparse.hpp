@@ -109,7 +109,10 @@ class OperandStates {
 /// blocks of a CFG), or a def-use `AnalysisGraph` (no CFG; `in_edges(v)` are
 /// `v`'s operands in order).
 template <class Prog>
-concept SparseProgram = SsaProgram<Prog> || AnalysisGraph<Prog>;
+concept SparseProgram = SsaProgram<Prog> || (!requires(const Prog& p) { p.cfg(); } && AnalysisGraph<Prog>);
+// (A type with a `cfg()` is meant as a shape: it is not tried as a graph, so a
+// shape that misses a member fails with the shape's concept, not with an error
+// from inside Boost's `graph_traits`.)
 
 namespace detail {
 
@@ -129,7 +132,7 @@ struct ProgramTraits<Prog> {
 };
 
 template <class Prog>
-  requires(!SsaProgram<Prog> && AnalysisGraph<Prog>)
+  requires(!SsaProgram<Prog> && SparseProgram<Prog>)
 struct ProgramTraits<Prog> {
   static constexpr bool has_cfg = false;
   using value_type = vertex_t<Prog>;
@@ -421,12 +424,12 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         if (i < n) {
           for (const std::uint32_t w : dependents_.targets(i)) touch(w);
           for (const std::uint32_t b : branch_users_.targets(i)) {
-            for (std::uint32_t k = edge_begin_[b]; k < edge_begin_[b + 1]; ++k) touch(n + edge_target_[k]);
+            for (const std::uint32_t k : out_edges_.targets(b)) touch(n + edge_target_[k]);
           }
         } else {
           const std::size_t b = i - n;
           for (const std::uint32_t v : block_members_.targets(b)) touch(v);
-          for (std::uint32_t k = edge_begin_[b]; k < edge_begin_[b + 1]; ++k) touch(n + edge_target_[k]);
+          for (const std::uint32_t k : out_edges_.targets(b)) touch(n + edge_target_[k]);
         }
       });
       reset_values(r, affected);
@@ -505,13 +508,23 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     const Result& r = *r_;
     operand_scratch_.clear();
     bool all = true;
-    for_each_operand(vi, [&](std::size_t oi) {
+    auto add = [&](std::size_t oi) {
       const bool init = r.reached_[oi];
       all = all && init;
       operand_scratch_.push_back(init ? &r.states_[oi] : nullptr);
-    });
+    };
+    if constexpr (has_cfg) {
+      for (const std::uint32_t oi : member_operands_.targets(member_position_[vi])) add(oi);
+    } else {
+      for (const auto& e : in_edge_range(prog_, plan_.order[pos])) add(Traits::index(prog_, source(e, prog_)));
+    }
     if (!all && !visit_with_uninitialized_operands<P>()) return false;
-    out = static_cast<L>(p_.transfer(value_at(vi), OperandStates<L>(std::span<const L* const>(operand_scratch_))));
+    const OperandStates<L> operands(std::span<const L* const>(operand_scratch_));
+    if constexpr (has_cfg) {
+      out = static_cast<L>(p_.transfer(value_at(vi), operands));
+    } else {
+      out = static_cast<L>(p_.transfer(plan_.order[pos], operands));
+    }
     return true;
   }
 
@@ -567,15 +580,6 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
   }
 
-  template <class F>
-  void for_each_operand(std::size_t vi, F&& f) const {
-    if constexpr (has_cfg) {
-      for (const std::uint32_t oi : operands_.targets(vi)) f(oi);
-    } else {
-      for (const auto& e : in_edge_range(prog_, value_at(vi))) f(Traits::index(prog_, source(e, prog_)));
-    }
-  }
-
   void enqueue_value(std::size_t vi) {
     if constexpr (has_cfg) {
       const std::uint32_t b = block_of_[vi];
@@ -619,7 +623,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_branches) {
       if (!gather_branch_operands(b)) return;
     }
-    for (std::uint32_t k = edge_begin_[b]; k < edge_begin_[b + 1]; ++k) {
+    for (const std::uint32_t k : out_edges_.targets(b)) {
       if (edge_live_[k]) continue;
       if constexpr (has_branches) {
         if (!p_.edge_executable(edges_[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;
@@ -658,7 +662,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       out = static_cast<L>(p_.boundary(value_at(vi)));
       have = true;
     }
-    for (std::uint32_t j = incoming_begin_[vi]; j < incoming_begin_[vi + 1]; ++j) {
+    const std::uint32_t m = member_position_[vi];
+    for (std::uint32_t j = incoming_begin_[m]; j < incoming_begin_[m + 1]; ++j) {
       const std::uint32_t k = incoming_edge_[j];
       const std::uint32_t x = incoming_value_[j];
       if (!r.reached_[x] || !edge_executable_now(k)) continue;
@@ -718,15 +723,26 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (!identity_values) value_handles_.assign(n, std::nullopt);
     block_of_.assign(n, none);
     argument_position_.assign(n, none);
-    // Members of each block: its arguments, then its op results.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> members, operand_pairs, branch_pairs, branch_use_pairs;
+    member_position_.assign(n, none);
+    // Each block's members (its arguments, then its op results) and branch
+    // operands, in block order; every op result's operands, in member order.
+    block_members_.start_rows(nb, n);
+    branch_operands_.start_rows(nb);
+    member_operands_.start_rows(n, 2 * n);
     auto place = [&](const Value& v, std::size_t bi, std::uint32_t argument) {
       const std::size_t vi = Traits::index(prog_, v);
-      if (vi >= n) return false;
+      if (vi >= n || member_position_[vi] != none) return false;  // outside the numbering, or in two places
       if constexpr (!identity_values) value_handles_[vi].emplace(v);
       block_of_[vi] = static_cast<std::uint32_t>(bi);
       argument_position_[vi] = argument;
-      members.emplace_back(static_cast<std::uint32_t>(bi), static_cast<std::uint32_t>(vi));
+      member_position_[vi] = static_cast<std::uint32_t>(block_members_.pushed());
+      block_members_.push(static_cast<std::uint32_t>(vi));
+      return true;
+    };
+    auto add_operand = [&](const Value& x) {
+      const std::size_t xi = Traits::index(prog_, x);
+      if (xi >= n) return false;
+      member_operands_.push(static_cast<std::uint32_t>(xi));
       return true;
     };
     for (std::size_t bi = 0; bi < nb; ++bi) {
@@ -734,91 +750,94 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       std::uint32_t position = 0;
       for (const auto& a : prog_.block_arguments(b)) {
         if (!place(a, bi, position++)) return invalid(r);
+        member_operands_.end_row();
       }
       for (const auto& v : prog_.block_values(b)) {
         if (!place(v, bi, none)) return invalid(r);
+        for (const auto& x : prog_.operands(v)) {
+          if (!add_operand(x)) return invalid(r);
+        }
+        if constexpr (HasExtraOperands<P, Value>) {
+          for (const auto& x : p_.extra_operands(v)) {
+            if (!add_operand(x)) return invalid(r);
+          }
+        }
+        member_operands_.end_row();
       }
+      block_members_.end_row();
       if constexpr (SsaProgramWithBranchOperands<Prog>) {
         for (const auto& x : prog_.branch_operands(b)) {
           const std::size_t xi = Traits::index(prog_, x);
           if (xi >= n) return invalid(r);
-          branch_pairs.emplace_back(static_cast<std::uint32_t>(bi), static_cast<std::uint32_t>(xi));
-          branch_use_pairs.emplace_back(static_cast<std::uint32_t>(xi), static_cast<std::uint32_t>(bi));
+          branch_operands_.push(static_cast<std::uint32_t>(xi));
         }
       }
+      branch_operands_.end_row();
     }
-    block_members_.assign(nb, members);
-    branch_operands_.assign(nb, branch_pairs);
-    branch_users_.assign(n, branch_use_pairs);
-    // Operands of op results (then the problem's extra operands).
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> dependent_pairs;
-    for (const auto& [bi, vi] : members) {
-      if (argument_position_[vi] != none) continue;
-      const Value v = value_at(vi);
-      auto add_operand = [&](const Value& x) {
-        const std::size_t xi = Traits::index(prog_, x);
-        if (xi >= n) return false;
-        operand_pairs.emplace_back(vi, static_cast<std::uint32_t>(xi));
-        dependent_pairs.emplace_back(static_cast<std::uint32_t>(xi), vi);
-        return true;
-      };
-      for (const auto& x : prog_.operands(v)) {
-        if (!add_operand(x)) return invalid(r);
+    branch_users_.assign_counted(n, [&](auto&& emit) {
+      for (std::size_t b = 0; b < nb; ++b) {
+        for (const std::uint32_t x : branch_operands_.targets(b)) emit(x, static_cast<std::uint32_t>(b));
       }
-      if constexpr (HasExtraOperands<P, Value>) {
-        for (const auto& x : p_.extra_operands(v)) {
-          if (!add_operand(x)) return invalid(r);
-        }
-      }
-    }
-    operands_.assign(n, operand_pairs);
-    // CFG edges, numbered by source block; what each passes to which argument.
+    });
+    // CFG edges, numbered by target block; for each argument, what each in-edge passes to it.
     edges_.clear();
-    edge_begin_.assign(nb + 1, 0);
     edge_target_.clear();
     edge_source_.clear();
-    std::vector<std::uint32_t> incoming_count(n + 1, 0);
-    struct Incoming {
-      std::uint32_t argument, edge, value;
-    };
-    std::vector<Incoming> incoming;
-    for (std::size_t bi = 0; bi < nb; ++bi) {
-      for (const auto& e : out_edge_range(cfg, *block_handles_[bi])) {
-        const std::size_t ti = vertex_index(cfg, target(e, cfg));
-        if (ti >= nb) return invalid(r);
-        const auto k = static_cast<std::uint32_t>(edge_target_.size());
+    incoming_begin_.assign(1, 0);
+    incoming_begin_.reserve(block_members_.pushed() + 1);
+    incoming_edge_.clear();
+    incoming_value_.clear();
+    std::vector<std::uint32_t> forwarded;       // this block's in-edges' forwarded values, flat
+    std::vector<std::uint32_t> forwarded_end;   // per in-edge: end of its values in `forwarded`
+    for (std::size_t ti = 0; ti < nb; ++ti) {
+      const auto members = block_members_.targets(ti);
+      std::size_t arguments = 0;
+      while (arguments < members.size() && argument_position_[members[arguments]] != none) ++arguments;
+      forwarded.clear();
+      forwarded_end.clear();
+      const auto first_edge = static_cast<std::uint32_t>(edges_.size());
+      for (const auto& e : in_edge_range(cfg, *block_handles_[ti])) {
+        const std::size_t si = vertex_index(cfg, source(e, cfg));
+        if (si >= nb) return invalid(r);
         edges_.push_back(e);
         edge_target_.push_back(static_cast<std::uint32_t>(ti));
-        edge_source_.push_back(static_cast<std::uint32_t>(bi));
-        const auto arguments = block_members_.targets(ti);
-        std::size_t i = 0;
+        edge_source_.push_back(static_cast<std::uint32_t>(si));
+        const std::size_t before = forwarded.size();
         for (const auto& x : prog_.forwarded_operands(e)) {
           const std::size_t xi = Traits::index(prog_, x);
           if (xi >= n) return invalid(r);
-          if (i < arguments.size() && argument_position_[arguments[i]] == i) {
-            incoming.push_back({arguments[i], k, static_cast<std::uint32_t>(xi)});
-            ++incoming_count[arguments[i] + 1];
-            dependent_pairs.emplace_back(static_cast<std::uint32_t>(xi), arguments[i]);
-          }
-          ++i;
+          forwarded.push_back(static_cast<std::uint32_t>(xi));
         }
+        if (forwarded.size() - before > arguments) return invalid(r);  // more values than arguments
+        forwarded_end.push_back(static_cast<std::uint32_t>(forwarded.size()));
       }
-      edge_begin_[bi + 1] = static_cast<std::uint32_t>(edge_target_.size());
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        if (i < arguments) {
+          std::uint32_t begin = 0;
+          for (std::size_t j = 0; j < forwarded_end.size(); ++j) {
+            if (begin + i < forwarded_end[j]) {
+              incoming_edge_.push_back(first_edge + static_cast<std::uint32_t>(j));
+              incoming_value_.push_back(forwarded[begin + i]);
+            }
+            begin = forwarded_end[j];
+          }
+        }
+        incoming_begin_.push_back(static_cast<std::uint32_t>(incoming_edge_.size()));
+      }
     }
+    out_edges_.assign_counted(nb, [&](auto&& emit) {
+      for (std::uint32_t k = 0; k < edge_source_.size(); ++k) emit(edge_source_[k], k);
+    });
     edge_live_.assign(edge_target_.size(), false);
-    for (std::size_t v = 0; v < n; ++v) incoming_count[v + 1] += incoming_count[v];
-    incoming_begin_.assign(incoming_count.begin(), incoming_count.end());
-    incoming_edge_.resize(incoming.size());
-    incoming_value_.resize(incoming.size());
-    {
-      std::vector<std::uint32_t> fill(incoming_count.begin(), incoming_count.end() - 1);
-      for (const Incoming& in : incoming) {
-        const std::uint32_t j = fill[in.argument]++;
-        incoming_edge_[j] = in.edge;
-        incoming_value_[j] = in.value;
+    // Dependents: an op result depends on its operands, an argument on what is forwarded to it.
+    const auto member_values = block_members_.targets_all();
+    dependents_.assign_counted(n, [&](auto&& emit) {
+      for (std::size_t m = 0; m < member_values.size(); ++m) {
+        const std::uint32_t v = member_values[m];
+        for (const std::uint32_t x : member_operands_.targets(m)) emit(x, v);
+        for (std::uint32_t j = incoming_begin_[m]; j < incoming_begin_[m + 1]; ++j) emit(incoming_value_[j], v);
       }
-    }
-    dependents_.assign(n, dependent_pairs);
+    });
     return true;
   }
 
@@ -906,10 +925,10 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     std::size_t bytes = plan_.bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
                         r.visits_.capacity() * sizeof(std::uint32_t) + operand_scratch_.capacity() * sizeof(const L*);
     if constexpr (has_cfg) {
-      bytes += dependents_.bytes() + operands_.bytes() + block_members_.bytes() + branch_operands_.bytes() +
-               branch_users_.bytes() + r.block_reached_.capacity() / 8 + is_entry_.capacity() / 8 +
-               edge_live_.capacity() / 8 +
-               (block_of_.capacity() + argument_position_.capacity() + edge_begin_.capacity() +
+      bytes += dependents_.bytes() + member_operands_.bytes() + block_members_.bytes() + branch_operands_.bytes() +
+               branch_users_.bytes() + out_edges_.bytes() + r.block_reached_.capacity() / 8 +
+               is_entry_.capacity() / 8 + edge_live_.capacity() / 8 +
+               (block_of_.capacity() + argument_position_.capacity() + member_position_.capacity() +
                 edge_target_.capacity() + edge_source_.capacity() + incoming_begin_.capacity() +
                 incoming_edge_.capacity() + incoming_value_.capacity()) *
                    sizeof(std::uint32_t);
@@ -934,17 +953,20 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   std::vector<std::optional<Block>> block_handles_;
   Array<std::uint32_t> block_of_;           // by value: block index, or none
   Array<std::uint32_t> argument_position_;  // by value: argument position, or none (op result)
-  CsrGraph operands_;                       // by value: operand indices (op results)
+  Array<std::uint32_t> member_position_;    // by value: its position among the blocks' members, or none
+  CsrGraph member_operands_;                // by member position: operand indices (op results)
   CsrGraph dependents_;                     // by value: values computed from it
-  CsrGraph block_members_;                  // by block: arguments, then op results
+  CsrGraph block_members_;                  // by block: arguments, then op results (value indices)
   CsrGraph branch_operands_;                // by block: what its terminator branches on
   CsrGraph branch_users_;                   // by value: blocks whose terminator branches on it
   std::vector<bool> is_entry_;
   std::vector<std::uint32_t> entry_indices_;
   std::vector<typename CfgEdgeOf<Prog>::type> edges_;
-  Array<std::uint32_t> edge_begin_, edge_target_, edge_source_;
+  Array<std::uint32_t> edge_target_, edge_source_;  // by edge (numbered by target block)
+  CsrGraph out_edges_;                              // by block: its out-edges' numbers
   std::vector<bool> edge_live_;
-  Array<std::uint32_t> incoming_begin_, incoming_edge_, incoming_value_;  // by argument
+  Array<std::uint32_t> incoming_begin_;                 // by member position
+  Array<std::uint32_t> incoming_edge_, incoming_value_;  // what each in-edge passes to the argument
   std::vector<std::uint32_t> pending_blocks_;
   std::vector<const L*> branch_scratch_;
 };

@@ -9,23 +9,33 @@
 ///   parallel edges). Out-edges walk the terminator's successor list, in-edges
 ///   walk the block's own use list (MLIR keeps one `BlockOperand` per branch
 ///   to a block), so both directions read the IR itself.
-/// * `ValueGraph` (sparse view): the SSA values of the region as the def-use
-///   graph kildall's sparse solver asks for (`kildall/solver/sparse.hpp`). A
-///   vertex is an `mlir::Value`; there is an edge `x -> y` when `y` is a
-///   result of an op that reads `x`, or a block argument that a branch passes
-///   `x` to. Out-edges walk `x`'s use list; in-edges walk the user op's operand
-///   array (for a result) or the branches into the argument's block (for a
-///   block argument), so again nothing is copied.
+/// * `ValueGraph` (def-use view): the SSA values of the region as a plain
+///   def-use graph. A vertex is an `mlir::Value`; there is an edge `x -> y`
+///   when `y` is a result of an op that reads `x`, or a block argument that a
+///   branch passes `x` to. Out-edges walk `x`'s use list; in-edges walk the
+///   user op's operand array (for a result) or the branches into the
+///   argument's block (for a block argument), so again nothing is copied.
+/// * `RegionShape` (SSA shape): the region as a `kildall::SsaProgram`
+///   (`kildall/graph/ssa_program.hpp`), the one adapter every sparse analysis
+///   of MLIR's IR runs on (`kildall::solve_sparse(shape, problem)`): the
+///   values of `ValueGraph`, the blocks of `BlockGraph` as its CFG, the
+///   operands of the op defining each result, what each branch forwards along
+///   each edge and what each terminator decides its successors with. It also
+///   answers the IR questions an analysis's `edge_executable` has
+///   (`edge_allowed`), so that analyses are semantics only.
 ///
 /// What the views do store is an *index map*: each block and each value gets a
 /// dense number (kildall's solvers keep their per-vertex state in vectors),
-/// held in an `llvm::DenseMap` plus a vector of handles in layout order. Build
-/// the views after the last change to the region and keep the IR unchanged
-/// while they are used (as with MLIR's own `DominanceInfo`).
+/// held in an `llvm::DenseMap` plus a vector of handles in layout order; the
+/// shape adds the operand lists it hands out. Build the views after the last
+/// change to the region and keep the IR unchanged while they are used (as
+/// with MLIR's own `DominanceInfo`).
 ///
-/// Both views model `kildall::AnalysisGraph` through a `boost::graph_traits`
-/// specialization and free functions found by argument-dependent lookup; the
-/// static_asserts at the end of this header check it.
+/// Both graph views model `kildall::AnalysisGraph` through a
+/// `boost::graph_traits` specialization and free functions found by
+/// argument-dependent lookup, and the shape models
+/// `kildall::SsaProgramWithBranchOperands`; the static_asserts at the end of
+/// this header check it.
 
 #include <cstddef>
 #include <cstdint>
@@ -37,8 +47,12 @@
 
 #include <boost/graph/graph_traits.hpp>
 
+#include <llvm/ADT/APInt.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+#include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
 #include <mlir/IR/Block.h>
+#include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/BuiltinTypes.h>
 #include <mlir/IR/Operation.h>
 #include <mlir/IR/Region.h>
@@ -46,6 +60,7 @@
 #include <mlir/Interfaces/ControlFlowInterfaces.h>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/ssa_program.hpp>
 
 namespace kildall_mlir {
 
@@ -204,7 +219,7 @@ struct BlockGraphTraversalCategory : boost::bidirectional_graph_tag, boost::vert
 }
 
 // ===========================================================================
-// The sparse view: values
+// The def-use view: values
 // ===========================================================================
 
 /// The block argument that operand `operand` of `op` is forwarded to, if `op` branches and
@@ -269,6 +284,11 @@ class ValueGraph {
   [[nodiscard]] std::size_t index_of(mlir::Value value) const { return index_.find(value)->second; }
   /// Whether `value` is defined in the region (not in a nested region, not outside).
   [[nodiscard]] bool contains(mlir::Value value) const { return index_.count(value) != 0; }
+  /// The dense index of `value`, or `values().size()` when it is not a value of the region.
+  [[nodiscard]] std::size_t index_or_end(mlir::Value value) const {
+    const auto it = index_.find(value);
+    return it == index_.end() ? values_.size() : it->second;
+  }
   /// The arguments of `block`.
   [[nodiscard]] std::span<const mlir::Value> arguments_of(mlir::Block* block) const {
     const std::size_t b = blocks_->index_of(block);
@@ -455,6 +475,172 @@ struct ValueGraphTraversalCategory : boost::bidirectional_graph_tag, boost::vert
   return g.index_of(value);
 }
 
+// ===========================================================================
+// The SSA shape
+// ===========================================================================
+
+/// The shape of one region for kildall's sparse solver: models
+/// `kildall::SsaProgramWithBranchOperands` (see the file comment of
+/// `kildall/graph/ssa_program.hpp`), so every sparse analysis of MLIR's IR is
+/// `kildall::solve_sparse(shape, problem)` with a problem that is semantics
+/// only.
+///
+/// * values: the `mlir::Value`s of `ValueGraph`, numbered as there (`value_index`);
+/// * `cfg()`: the `BlockGraph`; `entries()`: the region's entry block;
+/// * `block_arguments(b)`, `block_values(b)`: `b`'s arguments, and the results of its ops in order;
+/// * `operands(v)`: the operands of the op defining result `v`, except the successor operands a
+///   branch forwards to block arguments (those reach the arguments along CFG edges instead);
+/// * `forwarded_operands(e)`: the successor operands the branch of `e` passes along `e`, in
+///   argument order (MLIR's `BranchOpInterface::getSuccessorOperands(...).getForwardedOperands()`);
+/// * `branch_operands(b)`: the operands of `b`'s terminator that it does not forward (the
+///   condition of `cf.cond_br`, the flag of `cf.switch`): what it decides its successors with.
+///
+/// Besides, `edge_allowed` answers for an analysis's `edge_executable` which successors a
+/// terminator can take given what is known of its branch operands. The shape stores the three
+/// operand lists it hands out (the regular operands of each op, the branch operands of each
+/// terminator, the forwarded operands of each successor slot), 8 bytes per operand.
+///
+/// A terminator whose successor operands include operands it *produces* itself
+/// (`SuccessorOperands::getProducedOperandCount() > 0`: none in the `cf` dialect) forwards
+/// nothing along that edge here: kildall's `SsaProgram` passes values by position from the first
+/// argument on, so the forwarded tail cannot be placed. Such block arguments only see their other
+/// in-edges (as with a terminator that does not implement `BranchOpInterface`).
+class RegionShape {
+ public:
+  /// A value is an `mlir::Value` of the region.
+  using value_type = mlir::Value;
+
+  /// The shape of the region of `values` (which must outlive the shape, as must its `BlockGraph`).
+  explicit RegionShape(const ValueGraph& values) : values_(&values) {
+    const std::span<const mlir::Value> all = values.values();
+    operand_begin_.assign(all.size(), 0);
+    operand_end_.assign(all.size(), 0);
+    mlir::Operation* previous = nullptr;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      mlir::Operation* op = all[i].getDefiningOp();
+      if (op != nullptr && op == previous) {  // another result of the same op: the same operands
+        operand_begin_[i] = operand_begin_[i - 1];
+        operand_end_[i] = operand_end_[i - 1];
+        continue;
+      }
+      previous = op;
+      operand_begin_[i] = static_cast<std::uint32_t>(operands_.size());
+      if (op != nullptr) {
+        for (mlir::OpOperand& operand : op->getOpOperands())
+          if (!forwarded_to(op, operand.getOperandNumber())) operands_.push_back(operand.get());
+      }
+      operand_end_[i] = static_cast<std::uint32_t>(operands_.size());
+    }
+    const auto blocks = values.blocks().blocks();
+    branch_begin_.reserve(blocks.size() + 1);
+    slot_begin_.reserve(blocks.size());
+    for (mlir::Block* block : blocks) {
+      branch_begin_.push_back(static_cast<std::uint32_t>(branch_operands_.size()));
+      slot_begin_.push_back(static_cast<std::uint32_t>(forwarded_begin_.size()));
+      if (block->empty() || block->back().getNumSuccessors() == 0) continue;
+      mlir::Operation* terminator = &block->back();
+      for (mlir::OpOperand& operand : terminator->getOpOperands())
+        if (!forwarded_to(terminator, operand.getOperandNumber())) branch_operands_.push_back(operand.get());
+      auto branch = llvm::dyn_cast<mlir::BranchOpInterface>(terminator);
+      for (unsigned slot = 0; slot < terminator->getNumSuccessors(); ++slot) {
+        forwarded_begin_.push_back(static_cast<std::uint32_t>(forwarded_.size()));
+        if (!branch) continue;
+        const mlir::SuccessorOperands operands = branch.getSuccessorOperands(slot);
+        if (operands.getProducedOperandCount() != 0) continue;
+        for (mlir::Value v : operands.getForwardedOperands()) forwarded_.push_back(v);
+      }
+    }
+    branch_begin_.push_back(static_cast<std::uint32_t>(branch_operands_.size()));
+    forwarded_begin_.push_back(static_cast<std::uint32_t>(forwarded_.size()));
+  }
+
+  /// The value view (the numbering of the values).
+  [[nodiscard]] const ValueGraph& values() const { return *values_; }
+  /// The region.
+  [[nodiscard]] mlir::Region& region() const { return values_->region(); }
+
+  // --- kildall::SsaProgram --------------------------------------------------
+
+  /// The blocks and their edges.
+  [[nodiscard]] const BlockGraph& cfg() const { return values_->blocks(); }
+  /// The entry block (as a range of at most one block: none for an empty region).
+  [[nodiscard]] std::span<mlir::Block* const> entries() const {
+    const auto blocks = cfg().blocks();
+    return blocks.first(blocks.empty() ? 0 : 1);
+  }
+  /// The number of values (block arguments and op results of the region's blocks).
+  [[nodiscard]] std::size_t value_count() const { return values_->values().size(); }
+  /// The dense index of `v` (`value_count()` when `v` is not a value of the region: the solver
+  /// then stops with `SolveStatus::invalid_input` rather than reading out of bounds).
+  [[nodiscard]] std::size_t value_index(mlir::Value v) const { return values_->index_or_end(v); }
+  /// The arguments of `b`, in order.
+  [[nodiscard]] std::span<const mlir::Value> block_arguments(mlir::Block* b) const { return values_->arguments_of(b); }
+  /// The results of the ops of `b`, in program order.
+  [[nodiscard]] std::span<const mlir::Value> block_values(mlir::Block* b) const { return values_->results_of(b); }
+  /// The operands of the op defining result `v`, in order, without the successor operands a
+  /// branch forwards to block arguments; none for a block argument.
+  [[nodiscard]] std::span<const mlir::Value> operands(mlir::Value v) const {
+    const std::size_t i = value_index(v);
+    if (i >= operand_begin_.size()) return {};
+    return std::span<const mlir::Value>(operands_).subspan(operand_begin_[i], operand_end_[i] - operand_begin_[i]);
+  }
+  /// The successor operands the terminator of `e.source` passes along `e` to the arguments of
+  /// `e.target`, in argument order (none when the terminator is not a `BranchOpInterface`, or
+  /// produces some of those operands itself: see the class comment).
+  [[nodiscard]] std::span<const mlir::Value> forwarded_operands(const BlockEdge& e) const {
+    const std::size_t k = slot_begin_[cfg().index_of(e.source)] + e.successor;
+    return std::span<const mlir::Value>(forwarded_).subspan(forwarded_begin_[k],
+                                                            forwarded_begin_[k + 1] - forwarded_begin_[k]);
+  }
+  /// The operands the terminator of `b` decides its successors with (those it does not forward).
+  [[nodiscard]] std::span<const mlir::Value> branch_operands(mlir::Block* b) const {
+    const std::size_t i = cfg().index_of(b);
+    return std::span<const mlir::Value>(branch_operands_).subspan(branch_begin_[i],
+                                                                  branch_begin_[i + 1] - branch_begin_[i]);
+  }
+
+  // --- IR facts for analyses ------------------------------------------------
+
+  /// Whether edge `e` may be taken when the branch operands of its source (`branch_operands`)
+  /// hold `constants` (one entry per branch operand: its bits when known to be one constant).
+  /// `cf.cond_br` is decided directly; other `BranchOpInterface` terminators through
+  /// `getSuccessorForOperands`, like MLIR's `DeadCodeAnalysis`; any other terminator may take
+  /// every successor.
+  [[nodiscard]] bool edge_allowed(const BlockEdge& e, std::span<const std::optional<std::uint64_t>> constants) const {
+    mlir::Operation* terminator = e.source->getTerminator();
+    if (llvm::isa<mlir::cf::CondBranchOp>(terminator)) {
+      if (constants.empty() || !constants[0]) return true;
+      return (*constants[0] != 0) == (e.successor == 0);
+    }
+    auto branch = llvm::dyn_cast<mlir::BranchOpInterface>(terminator);
+    if (!branch) return true;
+    const std::span<const mlir::Value> operands = branch_operands(e.source);
+    llvm::SmallVector<mlir::Attribute, 4> attributes;
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+      const std::optional<std::uint64_t> bits = i < constants.size() ? constants[i] : std::nullopt;
+      const mlir::Type type = operands[i].getType();
+      if (!bits || !analysis_width(type)) {
+        attributes.push_back({});
+        continue;
+      }
+      attributes.push_back(mlir::IntegerAttr::get(type, llvm::APInt(*analysis_width(type), *bits)));
+    }
+    mlir::Block* taken = branch.getSuccessorForOperands(attributes);
+    return taken == nullptr || taken == e.target;
+  }
+
+ private:
+  const ValueGraph* values_;
+  std::vector<mlir::Value> operands_;            // non-forwarded operands, op by op
+  std::vector<std::uint32_t> operand_begin_;    // per value: its op's operands in operands_
+  std::vector<std::uint32_t> operand_end_;      // per value
+  std::vector<mlir::Value> branch_operands_;    // per block, in block order
+  std::vector<std::uint32_t> branch_begin_;     // per block, plus the end
+  std::vector<mlir::Value> forwarded_;          // per successor slot, block by block
+  std::vector<std::uint32_t> forwarded_begin_;  // per successor slot, plus the end
+  std::vector<std::uint32_t> slot_begin_;       // per block: its first successor slot
+};
+
 }  // namespace kildall_mlir
 
 /// `kildall_mlir::BlockGraph` in Boost.Graph's vocabulary.
@@ -495,3 +681,5 @@ struct boost::graph_traits<kildall_mlir::ValueGraph> {
 
 static_assert(kildall::AnalysisGraph<kildall_mlir::BlockGraph>, "the block view must be a kildall AnalysisGraph");
 static_assert(kildall::AnalysisGraph<kildall_mlir::ValueGraph>, "the value view must be a kildall AnalysisGraph");
+static_assert(kildall::SsaProgramWithBranchOperands<kildall_mlir::RegionShape>,
+              "the region shape must be a kildall SsaProgram naming its branch operands");

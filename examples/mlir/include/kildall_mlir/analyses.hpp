@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// kildall's integer range analysis and sparse conditional constant
-/// propagation over MLIR's IR, through the graph views of `adapter.hpp`.
+/// propagation over MLIR's IR, through the region shape of `adapter.hpp`.
 ///
 /// These are the two analyses of `kildall/ir/analysis/` (int_range.hpp,
 /// sccp.hpp) transplanted onto MLIR: the same generic sparse solver
@@ -10,8 +10,12 @@
 /// (`kildall::Interval` after MLIR's `ConstantIntRanges`; `kildall::Flat`),
 /// the same transfer functions (`kildall/lattice/interval_transfer.hpp`; the
 /// exact two's-complement evaluators of `kildall/ir/arith.hpp`). Only the
-/// bookkeeping differs: which op an `mlir::Value` comes from, what a branch
-/// forwards to a block argument, which successor a branch takes.
+/// program's shape differs, and it is written once, for every analysis:
+/// `RegionShape` (adapter.hpp) says which op an `mlir::Value` comes from, what
+/// a branch forwards to a block argument and which successor a branch can
+/// take. The two problems here are semantics only (a lattice, `transfer`,
+/// `boundary`, `edge_executable`), solved by
+/// `kildall::solve_sparse(shape, problem)`.
 ///
 /// Op coverage: the integer ops of the `arith` dialect (constant, add/sub/mul,
 /// div/rem signed and unsigned, and/or/xor, shifts, min/max, cmpi, select,
@@ -32,7 +36,6 @@
 
 #include <llvm/ADT/SmallVector.h>
 #include <mlir/Dialect/Arith/IR/Arith.h>
-#include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
 #include <mlir/IR/BuiltinAttributes.h>
 
 #include <kildall/ir/arith.hpp>
@@ -102,83 +105,6 @@ namespace kildall_mlir {
   return static_cast<kildall::ir::CmpIPredicate>(llvm::cast<mlir::arith::CmpIOp>(op).getPredicate());
 }
 
-/// The bookkeeping every sparse analysis over one region shares (the counterpart of
-/// `kildall::ir::FunctionProblemBase`): which block defines a value, a block's arguments and
-/// results, what an edge passes to an argument, what a terminator decides its successors with.
-class RegionProblemBase {
- public:
-  /// Bookkeeping over `values` (which must outlive the problem).
-  explicit RegionProblemBase(const ValueGraph& values) : values_(&values) {
-    const auto blocks = values.blocks().blocks();
-    branch_begin_.reserve(blocks.size() + 1);
-    for (mlir::Block* block : blocks) {
-      branch_begin_.push_back(static_cast<std::uint32_t>(branch_operands_.size()));
-      if (block->empty() || block->back().getNumSuccessors() == 0) continue;
-      mlir::Operation* terminator = &block->back();
-      for (mlir::OpOperand& operand : terminator->getOpOperands())
-        if (!forwarded_to(terminator, operand.getOperandNumber())) branch_operands_.push_back(operand.get());
-    }
-    branch_begin_.push_back(static_cast<std::uint32_t>(branch_operands_.size()));
-  }
-
-  /// The def-use view.
-  [[nodiscard]] const ValueGraph& values() const { return *values_; }
-  /// The block defining `v`.
-  [[nodiscard]] mlir::Block* block_of(mlir::Value v) const { return v.getParentBlock(); }
-  /// True for block arguments (joined over incoming edges rather than transferred).
-  [[nodiscard]] bool is_block_argument(mlir::Value v) const { return v.isa<mlir::BlockArgument>(); }
-  /// The arguments of `b`.
-  [[nodiscard]] std::span<const mlir::Value> block_arguments(mlir::Block* b) const { return values_->arguments_of(b); }
-  /// The op results of `b`, in order.
-  [[nodiscard]] std::span<const mlir::Value> block_values(mlir::Block* b) const { return values_->results_of(b); }
-  /// The value edge `e` forwards to block argument `argument`, if any.
-  [[nodiscard]] std::optional<mlir::Value> incoming_value(mlir::Value argument, const BlockEdge& e) const {
-    const mlir::OpOperand* operand = forwarded_operand(e, argument.cast<mlir::BlockArgument>().getArgNumber());
-    if (!operand) return std::nullopt;
-    return operand->get();
-  }
-  /// The operands the terminator of `b` decides its successors with (those it does not forward).
-  [[nodiscard]] std::span<const mlir::Value> branch_operands(mlir::Block* b) const {
-    const std::size_t i = values_->blocks().index_of(b);
-    return std::span<const mlir::Value>(branch_operands_).subspan(branch_begin_[i], branch_begin_[i + 1] - branch_begin_[i]);
-  }
-
- protected:
-  /// Whether edge `e` may be taken when the branch operands of its source hold `constants`
-  /// (one entry per branch operand: its bits when known to be one constant). `cf.cond_br` is
-  /// decided directly; other `BranchOpInterface` terminators through `getSuccessorForOperands`.
-  [[nodiscard]] static bool edge_allowed(const BlockEdge& e, std::span<const std::optional<std::uint64_t>> constants) {
-    mlir::Operation* terminator = e.source->getTerminator();
-    if (llvm::isa<mlir::cf::CondBranchOp>(terminator)) {
-      if (!constants[0]) return true;
-      return (*constants[0] != 0) == (e.successor == 0);
-    }
-    auto branch = llvm::dyn_cast<mlir::BranchOpInterface>(terminator);
-    if (!branch) return true;
-    llvm::SmallVector<mlir::Attribute, 4> attributes;
-    std::size_t i = 0;
-    for (mlir::OpOperand& operand : terminator->getOpOperands()) {
-      if (forwarded_to(terminator, operand.getOperandNumber())) continue;
-      const std::optional<std::uint64_t>& bits = constants[i++];
-      const mlir::Type type = operand.get().getType();
-      if (!bits || !analysis_width(type)) {
-        attributes.push_back({});
-        continue;
-      }
-      attributes.push_back(mlir::IntegerAttr::get(type, llvm::APInt(*analysis_width(type), *bits)));
-    }
-    for (; i < constants.size(); ++i) attributes.push_back({});
-    mlir::Block* taken = branch.getSuccessorForOperands(attributes);
-    return taken == nullptr || taken == e.target;
-  }
-
-  const ValueGraph* values_;  ///< The def-use view.
-
- private:
-  std::vector<mlir::Value> branch_operands_;
-  std::vector<std::uint32_t> branch_begin_;
-};
-
 // ===========================================================================
 // Integer ranges
 // ===========================================================================
@@ -223,20 +149,22 @@ class RegionProblemBase {
 }
 
 /// kildall's integer range problem over one MLIR region (models `kildall::SparseBranchProblem`
-/// over `ValueGraph` and `BlockGraph`). Values of types without an analysis width get the
-/// placeholder `Interval::full(64)`, meaning "not analysed".
-class IntRangeProblem : public RegionProblemBase {
+/// over `RegionShape`). Values of types without an analysis width get the placeholder
+/// `Interval::full(64)`, meaning "not analysed".
+class IntRangeProblem {
  public:
   /// The lattice.
   using lattice_type = kildall::Interval;
 
-  /// The problem over `values` (which must outlive it).
-  using RegionProblemBase::RegionProblemBase;
+  /// The problem over the region of `shape` (which must outlive it).
+  explicit IntRangeProblem(const RegionShape& shape) : shape_(&shape) {}
 
+  /// The shape the problem asks its IR questions (`edge_allowed`).
+  [[nodiscard]] const RegionShape& shape() const { return *shape_; }
   /// The analysis width of `v`'s type (64 for types the analysis does not cover).
   [[nodiscard]] static unsigned width_of(mlir::Value v) { return analysis_width(v.getType()).value_or(64); }
   /// Function arguments may hold anything.
-  [[nodiscard]] kildall::Interval entry_argument_state(mlir::Value v) const { return kildall::Interval::full(width_of(v)); }
+  [[nodiscard]] kildall::Interval boundary(mlir::Value v) const { return kildall::Interval::full(width_of(v)); }
 
   /// An edge is executable when the ranges of its source's branch operands allow it (an empty
   /// range, no value flowing, allows none).
@@ -246,10 +174,11 @@ class IntRangeProblem : public RegionProblemBase {
       if (range->is_empty()) return false;
       constants.push_back(range->is_constant() ? std::optional<std::uint64_t>(range->umin()) : std::nullopt);
     }
-    return edge_allowed(e, constants);
+    return shape_->edge_allowed(e, constants);
   }
 
-  /// The range of result `v` from its op's operand ranges.
+  /// The range of result `v` from its op's operand ranges (`states`: the operands of its op but
+  /// the forwarded ones, `RegionShape::operands`).
   [[nodiscard]] kildall::Interval transfer(mlir::Value v, kildall::OperandStates<kildall::Interval> states) const {
     const auto width = analysis_width(v.getType());
     if (!width) return kildall::Interval::full(64);
@@ -264,39 +193,50 @@ class IntRangeProblem : public RegionProblemBase {
     }
     return infer_range(op, *kind, *width, operands);
   }
+
+ private:
+  const RegionShape* shape_;
 };
 
-/// Owns the two views of a region and a solver result over them (at stable addresses: the
-/// result points into the views). `Problem` is `IntRangeProblem` or `ConstantProblem`.
+/// Owns the views and the shape of a region, a problem over the shape and the solver result
+/// (at stable addresses: the problem and the result point into the shape, the shape into the
+/// views). `Problem` is `IntRangeProblem`, `ConstantProblem`, or any problem constructible from
+/// a `const RegionShape&` that models `kildall::SparseProblem<Problem, RegionShape>`.
 template <class Problem>
 class RegionAnalysis {
  public:
   /// The lattice.
   using lattice_type = typename Problem::lattice_type;
   /// The solver result type.
-  using Result = kildall::SparseResult<ValueGraph, lattice_type, BlockGraph>;
+  using Result = kildall::SparseResult<RegionShape, lattice_type>;
 
   /// Runs the analysis on `region` (a `func.func` body: non-empty, isolated from above).
   explicit RegionAnalysis(mlir::Region& region, const kildall::SolverOptions& options = {})
       : blocks_(std::make_unique<BlockGraph>(region)),
         values_(std::make_unique<ValueGraph>(*blocks_)),
-        problem_(std::make_unique<Problem>(*values_)),
-        result_(kildall::solve_sparse(*values_, *blocks_, blocks_->entry(), *problem_, options)) {}
+        shape_(std::make_unique<RegionShape>(*values_)),
+        problem_(std::make_unique<Problem>(*shape_)),
+        result_(kildall::solve_sparse(*shape_, *problem_, options)) {}
 
   /// The state of `v`, or nullptr when uninitialized (its block is dead, or it was never computed).
   [[nodiscard]] const lattice_type* lookup(mlir::Value v) const { return result_.lookup(v); }
-  /// Whether `b` was found executable.
-  [[nodiscard]] bool executable(mlir::Block* b) const { return result_.block_executable(b); }
-  /// The solver's result (status, statistics, visit counts).
+  /// Whether `b` was found executable (reached by the solver).
+  [[nodiscard]] bool executable(mlir::Block* b) const { return result_.block_reached(b); }
+  /// The solver's result (status, statistics, visit counts; `program()` is `shape()`).
   [[nodiscard]] const Result& result() const { return result_; }
   /// The block view.
   [[nodiscard]] const BlockGraph& blocks() const { return *blocks_; }
   /// The value view.
   [[nodiscard]] const ValueGraph& values() const { return *values_; }
+  /// The shape the analysis ran on.
+  [[nodiscard]] const RegionShape& shape() const { return *shape_; }
+  /// The problem (the analysis's semantics).
+  [[nodiscard]] const Problem& problem() const { return *problem_; }
 
  private:
   std::unique_ptr<BlockGraph> blocks_;
   std::unique_ptr<ValueGraph> values_;
+  std::unique_ptr<RegionShape> shape_;
   std::unique_ptr<Problem> problem_;
   Result result_;
 };
@@ -313,19 +253,21 @@ using IntRangeAnalysis = RegionAnalysis<IntRangeProblem>;
 using ConstantState = kildall::Flat<std::uint64_t>;
 
 /// kildall's sparse conditional constant propagation over one MLIR region (models
-/// `kildall::SparseBranchProblem`). Folds `arith` ops with the exact semantics of
-/// `kildall/ir/arith.hpp` (undefined cases such as division by zero never fold); any other op
+/// `kildall::SparseBranchProblem` over `RegionShape`). Folds `arith` ops with the exact semantics
+/// of `kildall/ir/arith.hpp` (undefined cases such as division by zero never fold); any other op
 /// is overdefined.
-class ConstantProblem : public RegionProblemBase {
+class ConstantProblem {
  public:
   /// The lattice.
   using lattice_type = ConstantState;
 
-  /// The problem over `values` (which must outlive it).
-  using RegionProblemBase::RegionProblemBase;
+  /// The problem over the region of `shape` (which must outlive it).
+  explicit ConstantProblem(const RegionShape& shape) : shape_(&shape) {}
 
+  /// The shape the problem asks its IR questions (`edge_allowed`).
+  [[nodiscard]] const RegionShape& shape() const { return *shape_; }
   /// Function arguments are unknown.
-  [[nodiscard]] ConstantState entry_argument_state(mlir::Value) const { return ConstantState::top(); }
+  [[nodiscard]] ConstantState boundary(mlir::Value) const { return ConstantState::top(); }
 
   /// An edge is executable when the constants among its source's branch operands allow it.
   [[nodiscard]] bool edge_executable(const BlockEdge& e, kildall::OperandStates<ConstantState> branch) const {
@@ -335,10 +277,10 @@ class ConstantProblem : public RegionProblemBase {
       const std::uint64_t* bits = state->if_constant();
       constants.push_back(bits ? std::optional<std::uint64_t>(*bits) : std::nullopt);
     }
-    return edge_allowed(e, constants);
+    return shape_->edge_allowed(e, constants);
   }
 
-  /// The constant state of result `v` from its op's operand states.
+  /// The constant state of result `v` from its op's operand states (`RegionShape::operands`).
   [[nodiscard]] ConstantState transfer(mlir::Value v, kildall::OperandStates<ConstantState> states) const {
     using kildall::ir::BuiltinOp;
     const auto width = analysis_width(v.getType());
@@ -426,10 +368,17 @@ class ConstantProblem : public RegionProblemBase {
     }
     return false;
   }
+
+  const RegionShape* shape_;
 };
 
 /// kildall's constants of one region.
 using ConstantAnalysis = RegionAnalysis<ConstantProblem>;
+
+static_assert(kildall::SparseBranchProblem<IntRangeProblem, RegionShape>,
+              "the range problem must decide executable edges over the region shape");
+static_assert(kildall::SparseBranchProblem<ConstantProblem, RegionShape>,
+              "the constant problem must decide executable edges over the region shape");
 
 /// The constant bits of `v` under `analysis`, if it is one constant.
 [[nodiscard]] inline std::optional<std::uint64_t> constant_of(const ConstantAnalysis& analysis, mlir::Value v) {

@@ -27,15 +27,34 @@ class CsrGraph {
     std::uint32_t target;  ///< Target index.
   };
 
-  /// Builds the lists from `(source, target)` pairs over `n` nodes, keeping the pairs' order per source.
-  template <class Pairs>
-  void assign(std::size_t n, const Pairs& pairs) {
+  /// Starts building row by row (rows in order): `push` targets, `end_row` after each row.
+  void start_rows(std::size_t rows_hint = 0, std::size_t targets_hint = 0) {
+    begin_.clear();
+    begin_.reserve(rows_hint + 1);
+    begin_.push_back(0);
+    target_.clear();
+    target_.reserve(targets_hint);
+  }
+  /// Appends a target to the current row.
+  void push(std::uint32_t t) { target_.push_back(t); }
+  /// Closes the current row.
+  void end_row() { begin_.push_back(static_cast<std::uint32_t>(target_.size())); }
+  /// Number of targets pushed so far.
+  [[nodiscard]] std::size_t pushed() const noexcept { return target_.size(); }
+
+  /// Builds the lists of `n` nodes from the `(source, target)` pairs that
+  /// `for_each_pair(emit)` emits (called twice: to count, then to fill),
+  /// keeping their order per source. No pair list is materialized.
+  template <class ForEachPair>
+  void assign_counted(std::size_t n, ForEachPair&& for_each_pair) {
     begin_.assign(n + 1, 0);
-    for (const auto& [s, t] : pairs) ++begin_[s + 1];
+    for_each_pair([&](std::uint32_t s, std::uint32_t) { ++begin_[s + 1]; });
     for (std::size_t v = 0; v < n; ++v) begin_[v + 1] += begin_[v];
     target_.resize(begin_[n]);
-    std::vector<std::uint32_t> fill(begin_.begin(), begin_.end() - 1);
-    for (const auto& [s, t] : pairs) target_[fill[s]++] = t;
+    // begin_[s] serves as the fill cursor of row s, then everything shifts back by one row.
+    for_each_pair([&](std::uint32_t s, std::uint32_t t) { target_[begin_[s]++] = t; });
+    for (std::size_t v = n; v > 0; --v) begin_[v] = begin_[v - 1];
+    begin_[0] = 0;
   }
 
   /// Number of nodes.
@@ -44,6 +63,8 @@ class CsrGraph {
   [[nodiscard]] std::span<const std::uint32_t> targets(std::size_t v) const noexcept {
     return {target_.data() + begin_[v], begin_[v + 1] - begin_[v]};
   }
+  /// Every row's targets, back to back.
+  [[nodiscard]] std::span<const std::uint32_t> targets_all() const noexcept { return {target_.data(), target_.size()}; }
   /// Bytes held.
   [[nodiscard]] std::size_t bytes() const noexcept {
     return begin_.capacity() * sizeof(std::uint32_t) + target_.capacity() * sizeof(std::uint32_t);

@@ -59,6 +59,7 @@ enum class Settled : std::uint8_t {
   unchanged,     ///< Nothing that dependents read moved.
   changed,       ///< Dependents must be re-queued.
   non_monotone,  ///< A state went down: stop with `SolveStatus::non_monotone`.
+  wrong_change_result,  ///< A join's `ChangeResult` contradicted `==`: stop with `SolveStatus::wrong_change_result`.
 };
 
 /// The shared engine. `Derived` provides:
@@ -187,8 +188,8 @@ class FixpointEngine {
       }
     }
     const Settled settled = d.settle(info);
-    if (settled == Settled::non_monotone) {
-      stop(SolveStatus::non_monotone, pos);
+    if (settled == Settled::non_monotone || settled == Settled::wrong_change_result) {
+      stop(settled == Settled::non_monotone ? SolveStatus::non_monotone : SolveStatus::wrong_change_result, pos);
       return;
     }
     if (settled == Settled::unchanged) return;
