@@ -9,6 +9,7 @@
 #include <kildall/version.hpp>
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/dominators.hpp>
+#include <kildall/graph/index_iterator.hpp>
 #include <kildall/graph/reverse_postorder.hpp>
 #include <kildall/graph/reversed.hpp>
 #include <kildall/graph/scc.hpp>

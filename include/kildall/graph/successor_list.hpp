@@ -36,6 +36,7 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/index_iterator.hpp>
 
 namespace kildall {
 
@@ -74,40 +75,6 @@ template <class F>
 concept SuccessorFunction =
     std::invocable<F&, std::size_t> && SuccessorRange<std::remove_reference_t<std::invoke_result_t<F&, std::size_t>>>;
 
-/// The vertex iterator of `SuccessorListGraph`: consecutive indices, yielded
-/// by value (no reference into the iterator, so a temporary cannot dangle).
-class SuccessorListVertexIterator {
- public:
-  using value_type = std::size_t;                      ///< Yielded type.
-  using difference_type = std::ptrdiff_t;              ///< Distance type.
-  using reference = std::size_t;                       ///< Yields by value.
-  using pointer = void;                                ///< No pointers.
-  using iterator_category = std::input_iterator_tag;   ///< C++17 view: yields prvalues.
-  using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
-  /// At index 0.
-  constexpr SuccessorListVertexIterator() = default;
-  /// At index `i`.
-  constexpr explicit SuccessorListVertexIterator(std::size_t i) : i_(i) {}
-  /// The index.
-  [[nodiscard]] constexpr std::size_t operator*() const { return i_; }
-  /// Next index.
-  constexpr SuccessorListVertexIterator& operator++() {
-    ++i_;
-    return *this;
-  }
-  /// Post-increment.
-  constexpr SuccessorListVertexIterator operator++(int) {
-    SuccessorListVertexIterator copy = *this;
-    ++i_;
-    return copy;
-  }
-  /// Iterators compare by index.
-  [[nodiscard]] friend constexpr bool operator==(SuccessorListVertexIterator, SuccessorListVertexIterator) = default;
-
- private:
-  std::size_t i_ = 0;
-};
-
 }  // namespace detail
 
 /// A graph over vertices `0 .. n-1` given by successor lists, owning its
@@ -127,7 +94,7 @@ class SuccessorListGraph {
   /// The iterator of `in_edges` (Boost.Graph's name).
   using in_edge_iterator = const SuccessorEdge*;
   /// The iterator of `vertices`.
-  using vertex_iterator = detail::SuccessorListVertexIterator;
+  using vertex_iterator = IndexIterator<std::size_t>;
 
   /// The graph with no vertices.
   SuccessorListGraph() = default;

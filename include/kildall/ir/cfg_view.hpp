@@ -18,44 +18,13 @@
 
 #include <boost/graph/graph_traits.hpp>
 
+#include <kildall/graph/index_iterator.hpp>
 #include <kildall/ir/module.hpp>
 
 namespace kildall::ir {
 
-/// An iterator over consecutive indices that yields them by value (unlike
-/// `boost::counting_iterator`, whose references point into the iterator and
-/// dangle when the iterator is a temporary).
-class IndexIterator {
- public:
-  using value_type = std::uint32_t;                 ///< Yielded type.
-  using difference_type = std::ptrdiff_t;           ///< Distance type.
-  using reference = std::uint32_t;                  ///< Yields by value.
-  using pointer = void;                             ///< No pointers.
-  using iterator_category = std::input_iterator_tag;  ///< C++17 view: yields prvalues.
-  using iterator_concept = std::forward_iterator_tag;  ///< C++20 view: multi-pass.
-  /// At index 0.
-  IndexIterator() = default;
-  /// At index `i`.
-  explicit IndexIterator(std::uint32_t i) : i_(i) {}
-  /// The index.
-  std::uint32_t operator*() const { return i_; }
-  /// Next index.
-  IndexIterator& operator++() {
-    ++i_;
-    return *this;
-  }
-  /// Post-increment.
-  IndexIterator operator++(int) {
-    IndexIterator copy = *this;
-    ++i_;
-    return copy;
-  }
-  /// Iterators compare by index.
-  friend bool operator==(IndexIterator, IndexIterator) = default;
-
- private:
-  std::uint32_t i_ = 0;
-};
+/// The vertex iterator of the IR's graph views (blocks, values): consecutive ids by value.
+using IndexIterator = kildall::IndexIterator<std::uint32_t>;
 
 /// A CFG edge: successor slot `successor` (index into `Function::successors`) from `source` to `target`.
 struct CfgEdge {

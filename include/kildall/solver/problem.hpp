@@ -2,7 +2,7 @@
 /// \file
 /// What every solver problem has: a lattice type, `P::lattice_type`. The
 /// problem concepts themselves live with their solvers (`DenseProblem` in
-/// `dense.hpp`, `SparseProblem`/`SparseCfgProblem` in `sparse.hpp`).
+/// `dense.hpp`, `SparseProblem`/`SparseBranchProblem`/`SparseEdgeTransfer` in `sparse.hpp`).
 
 #include <kildall/graph/concepts.hpp>
 

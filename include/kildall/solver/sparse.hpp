@@ -519,7 +519,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       for (const auto& e : in_edge_range(prog_, plan_.order[pos])) add(Traits::index(prog_, source(e, prog_)));
     }
     if (!all && !visit_with_uninitialized_operands<P>()) return false;
-    const OperandStates<L> operands(std::span<const L* const>(operand_scratch_));
+    const OperandStates<L> operands{std::span<const L* const>(operand_scratch_)};
     if constexpr (has_cfg) {
       out = static_cast<L>(p_.transfer(value_at(vi), operands));
     } else {

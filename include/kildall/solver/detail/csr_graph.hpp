@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/index_iterator.hpp>
 #include <kildall/solver/detail/large_array_allocator.hpp>
 
 namespace kildall::detail {
@@ -99,31 +100,7 @@ class CsrGraph {
   };
 
   /// Iterates node indices.
-  class vertex_iterator {
-   public:
-    using value_type = std::uint32_t;
-    using difference_type = std::ptrdiff_t;
-    using reference = std::uint32_t;
-    using pointer = void;
-    using iterator_category = std::input_iterator_tag;
-    using iterator_concept = std::forward_iterator_tag;
-    vertex_iterator() = default;
-    explicit vertex_iterator(std::uint32_t i) : i_(i) {}
-    std::uint32_t operator*() const { return i_; }
-    vertex_iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    vertex_iterator operator++(int) {
-      vertex_iterator copy = *this;
-      ++i_;
-      return copy;
-    }
-    friend bool operator==(vertex_iterator, vertex_iterator) = default;
-
-   private:
-    std::uint32_t i_ = 0;
-  };
+  using vertex_iterator = IndexIterator<std::uint32_t>;
 
   friend std::pair<edge_iterator, edge_iterator> out_edges(std::uint32_t v, const CsrGraph& g) {
     const std::uint32_t* base = g.target_.data();
