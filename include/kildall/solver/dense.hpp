@@ -393,7 +393,7 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
 
   void prepare(Result& r) {
     plan_ = make_iteration_plan(tg_, r.roots_, this->opt_.order);
-    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status);
+    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, plan_.components);
     is_root_.assign(vertex_count(g_), false);
     for (const auto& root : r.roots_) is_root_[vertex_index(g_, root)] = true;
   }

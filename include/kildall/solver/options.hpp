@@ -41,7 +41,12 @@ struct SolverOptions {
   /// `WidenableLattice`; ignored otherwise).
   bool widening = true;
   /// A widening point joins normally on its first `widening_delay` visits and
-  /// widens on later ones (delayed widening keeps short loops precise).
+  /// widens on later ones (delayed widening keeps short loops precise). In
+  /// the weak topological order the visits are counted per *entry* of the
+  /// head's component (Bourdoncle's recursive strategy): an inner loop that
+  /// its outer loop enters again starts over with joins, so values the outer
+  /// loop changed are joined, not widened at once. In reverse post-order
+  /// (which has no components) they are counted over the whole solve.
   std::uint32_t widening_delay = 3;
   /// Descending passes run after the ascending phase has converged: every
   /// reached node is re-evaluated in iteration order, widening points combine

@@ -880,6 +880,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       }
     }
     plan_.widening_point.assign(plan_.order.size(), false);
+    plan_.components.clear();
     return true;
   }
 
@@ -897,7 +898,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       std::reverse(roots.begin(), roots.end());
       plan_ = make_iteration_plan(g, roots, this->opt_.order);
     }
-    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status);
+    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, plan_.components);
     narrowing_ = false;
   }
 

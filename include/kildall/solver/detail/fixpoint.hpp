@@ -86,8 +86,11 @@ class FixpointEngine {
 
   /// Empties the worklist for `positions` positions, the visit counters for
   /// `nodes` nodes, and points the statistics and status at the result.
+  /// `components` (the plan's, sorted by head; empty for reverse post-order)
+  /// makes the widening delay count the visits of each entry of a component.
   template <class Visits>
-  void reset(std::size_t positions, Visits& visits, SolveStatistics& stats, SolveStatus& status) {
+  void reset(std::size_t positions, Visits& visits, SolveStatistics& stats, SolveStatus& status,
+             const std::vector<PlanComponent>& components) {
     worklist_.reset(positions);
     positions_ = positions;
     cursor_ = 0;
@@ -95,6 +98,9 @@ class FixpointEngine {
     visits_ = visits.data();
     stats_ = &stats;
     status_ = &status;
+    components_ = &components;
+    entry_visits_.assign(components.size(), 0);
+    last_position_ = no_position;
   }
 
   /// Sweeps every position once in order before the worklist takes over (all
@@ -143,8 +149,25 @@ class FixpointEngine {
  private:
   Derived& self() { return static_cast<Derived&>(*this); }
 
+  /// How many times the head at `pos` has been visited in the current entry
+  /// of its component (Bourdoncle's recursive strategy: the component was
+  /// entered anew when the previous visit lay outside it), counting this one;
+  /// its overall visit count `visit_number` without components.
+  std::uint32_t entry_visit(std::size_t pos, std::size_t previous, std::uint32_t visit_number) {
+    if (components_->empty()) return visit_number;
+    const auto it = std::lower_bound(components_->begin(), components_->end(), pos,
+                                     [](const PlanComponent& c, std::size_t p) { return c.head < p; });
+    if (it == components_->end() || it->head != pos) return visit_number;
+    std::uint32_t& count = entry_visits_[static_cast<std::size_t>(it - components_->begin())];
+    const bool same_entry = count > 0 && previous != no_position && previous >= it->head && previous < it->end;
+    count = same_entry ? count + 1 : 1;
+    return count;
+  }
+
   void visit(std::size_t pos) {
     Derived& d = self();
+    const std::size_t previous = last_position_;
+    last_position_ = pos;
     const std::size_t idx = d.index_at(pos);
     if (!d.compute(pos, candidate_)) return;
     if (visits_[idx] >= opt_.max_visits_per_node) {
@@ -168,7 +191,8 @@ class FixpointEngine {
       }
       bool widen_now = false;
       if constexpr (WidenableLattice<L>) {
-        widen_now = opt_.widening && d.widening_point(pos) && visit_number > opt_.widening_delay;
+        widen_now = opt_.widening && d.widening_point(pos) &&
+                    entry_visit(pos, previous, visit_number) > opt_.widening_delay;
       }
       if (widen_now) {
         if constexpr (WidenableLattice<L>) info.change = state.widen(candidate_);
@@ -231,6 +255,10 @@ class FixpointEngine {
   SolveStatistics* stats_ = nullptr;
   SolveStatus* status_ = nullptr;
   std::optional<L> before_;
+  const std::vector<PlanComponent>* components_ = nullptr;
+  std::vector<std::uint32_t> entry_visits_;  // by component: visits of its head in the current entry
+  std::size_t last_position_ = no_position;  // the position visited last
+
 };
 
 /// Everything reachable from `seeds` over `for_each_neighbour(node, visit)`, as

@@ -19,17 +19,26 @@ namespace kildall::detail {
 /// "Not in the plan" (unreachable from the roots).
 inline constexpr std::uint32_t no_position = std::numeric_limits<std::uint32_t>::max();
 
-/// The order nodes are prioritized in, each node's position in it, and which
-/// positions are widening points.
+/// A component of the weak topological order: its head's position and the
+/// end of its positions (the component is `[head, end)`).
+struct PlanComponent {
+  std::uint32_t head;  ///< Position of the head.
+  std::uint32_t end;   ///< One past the component's last position.
+};
+
+/// The order nodes are prioritized in, each node's position in it, which
+/// positions are widening points and, for the weak topological order, the
+/// components (sorted by head) whose entries the widening delay counts.
 template <class Vertex>
 struct IterationPlan {
   std::vector<Vertex, LargeArrayAllocator<Vertex>> order;                // by position
   std::vector<std::uint32_t, LargeArrayAllocator<std::uint32_t>> position;  // by vertex index; no_position when unordered
   std::vector<bool> widening_point;     // by position
+  std::vector<PlanComponent> components;  // WTO only: one per head, by head position
 
   [[nodiscard]] std::size_t bytes() const noexcept {
     return order.capacity() * sizeof(Vertex) + position.capacity() * sizeof(std::uint32_t) +
-           widening_point.capacity() / 8;
+           widening_point.capacity() / 8 + components.capacity() * sizeof(PlanComponent);
   }
 };
 
@@ -46,7 +55,13 @@ template <ForwardAnalysisGraph G, class Roots>
     plan.order.assign(wto.order().begin(), wto.order().end());
     plan.order.shrink_to_fit();
     plan.widening_point.assign(plan.order.size(), false);
-    for (std::size_t p = 0; p < plan.order.size(); ++p) plan.widening_point[p] = wto.is_head_at(p);
+    for (std::size_t p = 0; p < plan.order.size(); ++p) {
+      plan.widening_point[p] = wto.is_head_at(p);
+      if (wto.is_head_at(p)) {
+        plan.components.push_back(
+            PlanComponent{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(wto.component_end(p))});
+      }
+    }
     plan.position.assign(n, no_position);
     for (std::size_t p = 0; p < plan.order.size(); ++p) {
       plan.position[vertex_index(g, plan.order[p])] = static_cast<std::uint32_t>(p);
