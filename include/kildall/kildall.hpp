@@ -20,6 +20,7 @@
 #include <kildall/lattice/bitset.hpp>
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
+#include <kildall/lattice/environment.hpp>
 #include <kildall/lattice/flat.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/lattice/interval_transfer.hpp>

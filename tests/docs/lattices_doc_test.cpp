@@ -26,6 +26,7 @@ TEST_CASE("my lattice obeys the laws") {
 // --- end of the snippet ---
 
 #include <kildall/lattice/bitset.hpp>
+#include <kildall/lattice/environment.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/lattice/interval_transfer.hpp>
 #include <kildall/lattice/lifted.hpp>
@@ -157,6 +158,49 @@ TEST_CASE("docs/lattices.md: MapLattice") {
   replay.set("x", kildall::Flat<int>(1));
   CHECK(replay.join_at("x", kildall::Flat<int>(2)) == ChangeResult::changed);
   CHECK(replay.get("x").is_top());
+}
+
+TEST_CASE("docs/lattices.md: Environment") {
+  // --- docs/lattices.md: "Environment (persistent map)" (verbatim) ---
+  using Env = kildall::Environment<std::uint32_t, kildall::Flat<int>>;  // SSA value -> constant
+  Env entry;                                  // bottom: no value known yet
+  entry.set(0, kildall::Flat<int>(1));        // %0 = 1
+  Env then_side = entry;                      // O(1): shares every node
+  then_side.set(1, kildall::Flat<int>(2));    // copies one path
+  Env else_side = entry;
+  else_side.set(1, kildall::Flat<int>(3));
+  Env merged = then_side;
+  (void)merged.join(else_side);               // visits the one path that differs
+  const bool still_one = merged.get(0) == kildall::Flat<int>(1);  // true
+  const bool not_constant = merged.get(1).is_top();               // true
+  std::vector<std::uint32_t> keys;
+  for (const auto& [value, fact] : merged) keys.push_back(value);  // 0, 1: in key order
+  // --- end of the snippet ---
+  CHECK(still_one);
+  CHECK(not_constant);
+  CHECK(keys == std::vector<std::uint32_t>{0, 1});
+  CHECK(Env().is_bottom());
+  CHECK(entry.size() == 1);  // the versions derived from entry left it alone
+  Env copy = entry;
+  CHECK(copy.shares_root_with(entry));
+  CHECK(Env::node_stats(std::vector<Env>{entry, then_side, else_side, merged}).leaves == 4);  // 0:1 shared by all
+
+  // The policy table: under AbsentIsTop join intersects keys, bottom is "unreachable" and the identity of join.
+  using Top = kildall::Environment<std::uint32_t, kildall::Flat<int>, kildall::AbsentIsTop>;
+  Top unreached;
+  CHECK(unreached.is_bottom());
+  Top a = Top::top(), b = Top::top();
+  a.set(0, kildall::Flat<int>(1));
+  b.set(0, kildall::Flat<int>(1));
+  b.set(1, kildall::Flat<int>(5));
+  CHECK(unreached.join(a) == ChangeResult::changed);
+  CHECK(unreached == a);
+  CHECK(a.join(b) == ChangeResult::unchanged);  // key 1 is top in a
+  CHECK(b.join(a) == ChangeResult::changed);
+  CHECK(b == a);
+  Top gone = Top::bottom();
+  gone.set(3, kildall::Flat<int>(1));  // unreachable stays unreachable
+  CHECK(gone.is_bottom());
 }
 
 TEST_CASE("docs/lattices.md: ReducedProduct") {

@@ -105,14 +105,22 @@ class OperandStates {
 // Programs and problem concepts
 // ---------------------------------------------------------------------------
 
+namespace detail {
+/// Whether `Prog` is a def-use graph. A type with a `cfg()` member is meant as
+/// a shape and is never tried as a graph (the partial specialization keeps
+/// `AnalysisGraph` from being instantiated for it), so a shape that misses a
+/// member fails with the shape's concept, not inside Boost's `graph_traits`.
+template <class Prog, bool = requires(const Prog& p) { p.cfg(); }>
+inline constexpr bool is_def_use_graph = false;
+template <class Prog>
+inline constexpr bool is_def_use_graph<Prog, false> = AnalysisGraph<Prog>;
+}  // namespace detail
+
 /// What the sparse solver runs over: an `SsaProgram` shape (values in the
 /// blocks of a CFG), or a def-use `AnalysisGraph` (no CFG; `in_edges(v)` are
 /// `v`'s operands in order).
 template <class Prog>
-concept SparseProgram = SsaProgram<Prog> || (!requires(const Prog& p) { p.cfg(); } && AnalysisGraph<Prog>);
-// (A type with a `cfg()` is meant as a shape: it is not tried as a graph, so a
-// shape that misses a member fails with the shape's concept, not with an error
-// from inside Boost's `graph_traits`.)
+concept SparseProgram = SsaProgram<Prog> || detail::is_def_use_graph<Prog>;
 
 namespace detail {
 
