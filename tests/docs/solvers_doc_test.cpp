@@ -138,6 +138,7 @@ static_assert(kildall::SparseBranchProblem<ConstantPropagation, TinyShape>);
 static_assert(!kildall::SparseEdgeTransfer<ConstantPropagation, TinyShape>);
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/lattice/environment.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/solver/sparse.hpp>
 #include <kildall/solver/trace.hpp>
@@ -401,6 +402,22 @@ TEST_CASE("docs/solvers.md: sparse noise analysis, its trace and an incremental 
   }
   CHECK(r.lookup(3)->umax() == 36);
   CHECK(r.visits(0) == 0);  // untouched by the change: kept, not visited again
+}
+
+TEST_CASE("docs/solvers.md: a persistent environment as a dense state") {
+  // --- docs/solvers.md: "The recommended state of a dense analysis" (verbatim) ---
+using Env = kildall::Environment<std::uint32_t, kildall::Flat<std::int64_t>>;  // value -> constant
+Env in;                                          // bottom: nothing known yet
+Env out = in;                                    // O(1): shares every node
+out.set(7, kildall::Flat<std::int64_t>::of(42));  // O(log n) new nodes
+CHECK(in.find(7) == nullptr);                    // `in` is unchanged
+CHECK(out.get(7).constant() == 42);
+CHECK(out.join(in) == kildall::ChangeResult::unchanged);  // in <= out: nothing moves
+  // --- end of the snippet ---
+  CHECK(in.is_bottom());
+  CHECK(out.size() == 1);
+  Env copy = out;
+  CHECK(copy.shares_root_with(out));
 }
 
 TEST_CASE("docs/solvers.md: verification") {

@@ -264,13 +264,6 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
   // --- what the engine asks of a front end -------------------------------
 
   [[nodiscard]] std::size_t index_at(std::size_t pos) const { return vertex_index(g_, plan_.order[pos]); }
-  [[nodiscard]] bool widening_point(std::size_t pos) const { return plan_.widening_point[pos]; }
-  [[nodiscard]] bool has_state(std::size_t i) const { return r_->reached_[i]; }
-  [[nodiscard]] L& state(std::size_t i) { return r_->in_[i]; }
-  void initialize(std::size_t i, L&& in) {
-    r_->in_[i] = std::move(in);
-    r_->reached_[i] = true;
-  }
   void drain() {}
   void begin_narrowing() {}
   void stopped_at(SolveStatus, std::size_t pos) {
@@ -393,7 +386,7 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
 
   void prepare(Result& r) {
     plan_ = make_iteration_plan(tg_, r.roots_, this->opt_.order);
-    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, plan_.components);
+    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, r.in_, r.reached_, plan_);
     is_root_.assign(vertex_count(g_), false);
     for (const auto& root : r.roots_) is_root_[vertex_index(g_, root)] = true;
   }

@@ -478,13 +478,6 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       return Traits::index(prog_, plan_.order[pos]);
     }
   }
-  [[nodiscard]] bool widening_point(std::size_t pos) const { return plan_.widening_point[pos]; }
-  [[nodiscard]] bool has_state(std::size_t i) const { return r_->reached_[i]; }
-  [[nodiscard]] L& state(std::size_t i) { return r_->states_[i]; }
-  void initialize(std::size_t i, L&& s) {
-    r_->states_[i] = std::move(s);
-    r_->reached_[i] = true;
-  }
   void begin_narrowing() { narrowing_ = true; }
   void stopped_at(SolveStatus, std::size_t pos) {
     const std::size_t vi = index_at(pos);
@@ -906,7 +899,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       std::reverse(roots.begin(), roots.end());
       plan_ = make_iteration_plan(g, roots, this->opt_.order);
     }
-    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, plan_.components);
+    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, plan_);
     narrowing_ = false;
   }
 

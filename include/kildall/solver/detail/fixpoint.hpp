@@ -62,14 +62,12 @@ enum class Settled : std::uint8_t {
   wrong_change_result,  ///< A join's `ChangeResult` contradicted `==`: stop with `SolveStatus::wrong_change_result`.
 };
 
-/// The shared engine. `Derived` provides:
+/// The shared engine. It holds, for the solve, the states it moves (one per
+/// node index: the dense in-states, the sparse value states) and which nodes
+/// hold one. `Derived` provides:
 ///
 /// ```
 /// std::size_t index_at(std::size_t pos) const;      // node index at a position of the order
-/// bool widening_point(std::size_t pos) const;
-/// bool has_state(std::size_t index) const;
-/// L& state(std::size_t index);                      // the state the engine moves (dense: in-state)
-/// void initialize(std::size_t index, L&& state);   // first state of a node
 /// bool compute(std::size_t pos, L& candidate);      // false: not computable yet
 /// Settled settle(const VisitInfo<L>&);              // after the state moved (or did not)
 /// void propagate(std::size_t pos);                  // re-queue what reads the node
@@ -88,9 +86,13 @@ class FixpointEngine {
   /// `nodes` nodes, and points the statistics and status at the result.
   /// `components` (the plan's, sorted by head; empty for reverse post-order)
   /// makes the widening delay count the visits of each entry of a component.
-  template <class Visits>
-  void reset(std::size_t positions, Visits& visits, SolveStatistics& stats, SolveStatus& status,
-             const std::vector<PlanComponent>& components) {
+  template <class Visits, class States, class Plan>
+  void reset(std::size_t positions, Visits& visits, SolveStatistics& stats, SolveStatus& status, States& states,
+             std::vector<bool>& reached, const Plan& plan) {
+    states_ = states.data();
+    reached_ = &reached;
+    widening_point_ = &plan.widening_point;
+    const std::vector<PlanComponent>& components = plan.components;
     worklist_.reset(positions);
     positions_ = positions;
     cursor_ = 0;
@@ -140,6 +142,18 @@ class FixpointEngine {
     narrow_passes();
   }
 
+  /// Whether node `i` holds a state.
+  [[nodiscard]] bool has_state(std::size_t i) const { return (*reached_)[i]; }
+  /// The state of node `i` (meaningful when `has_state(i)`).
+  [[nodiscard]] L& state(std::size_t i) { return states_[i]; }
+  /// Gives node `i` its first state.
+  void initialize(std::size_t i, L&& s) {
+    states_[i] = std::move(s);
+    (*reached_)[i] = true;
+  }
+  /// Whether position `pos` is a widening point of the order.
+  [[nodiscard]] bool widening_point(std::size_t pos) const { return (*widening_point_)[pos]; }
+
   /// Bytes of the engine's own bookkeeping.
   [[nodiscard]] std::size_t engine_bytes() const noexcept { return worklist_.bytes(); }
 
@@ -178,35 +192,35 @@ class FixpointEngine {
     ++stats_->visits;
     stats_->max_visits = std::max<std::size_t>(stats_->max_visits, visit_number);
     VisitInfo<L> info{pos, idx, visit_number, false, false, false, ChangeResult::changed, nullptr};
-    if (!d.has_state(idx)) {
+    if (!has_state(idx)) {
       info.first = true;
       ++stats_->nodes_reached;
-      d.initialize(idx, std::move(candidate_));
+      initialize(idx, std::move(candidate_));
     } else {
-      L& state = d.state(idx);
+      L& current = this->state(idx);
       const bool keep_before = Derived::wants_before || opt_.check_change_results;
       if (keep_before) {
-        before_ = state;
+        before_ = current;
         info.before = &*before_;
       }
       bool widen_now = false;
       if constexpr (WidenableLattice<L>) {
-        widen_now = opt_.widening && d.widening_point(pos) &&
+        widen_now = opt_.widening && widening_point(pos) &&
                     entry_visit(pos, previous, visit_number) > opt_.widening_delay;
       }
       if (widen_now) {
-        if constexpr (WidenableLattice<L>) info.change = state.widen(candidate_);
+        if constexpr (WidenableLattice<L>) info.change = current.widen(candidate_);
         info.widened = true;
         ++stats_->widenings;
-      } else if (opt_.check_monotonicity && !state.leq(candidate_)) {
+      } else if (opt_.check_monotonicity && !current.leq(candidate_)) {
         info.non_monotone = true;
         (void)d.settle(info);
         stop(SolveStatus::non_monotone, pos);
         return;
       } else {
-        info.change = state.join(candidate_);
+        info.change = current.join(candidate_);
       }
-      if (opt_.check_change_results && (*before_ == state) == is_changed(info.change)) {
+      if (opt_.check_change_results && (*before_ == current) == is_changed(info.change)) {
         stop(SolveStatus::wrong_change_result, pos);
         return;
       }
@@ -227,20 +241,20 @@ class FixpointEngine {
       bool any = false;
       for (std::size_t pos = 0; pos < positions_; ++pos) {
         const std::size_t idx = d.index_at(pos);
-        if (!d.has_state(idx)) continue;
+        if (!has_state(idx)) continue;
         if (!d.compute(pos, candidate_)) continue;
         ++stats_->visits;
         ++stats_->narrowing_visits;
-        L& state = d.state(idx);
+        L& current = this->state(idx);
         if constexpr (NarrowableLattice<L>) {
-          if (d.widening_point(pos)) {
-            L narrowed = state;
+          if (widening_point(pos)) {
+            L narrowed = current;
             (void)narrowed.narrow(candidate_);
             candidate_ = std::move(narrowed);
           }
         }
         // Only ever move strictly down, so the states stay a post-fixpoint.
-        if (!candidate_.leq(state) || state.leq(candidate_)) continue;
+        if (!candidate_.leq(current) || current.leq(candidate_)) continue;
         if (d.narrow(pos, idx, candidate_)) any = true;
       }
       if (!any) break;
@@ -256,6 +270,9 @@ class FixpointEngine {
   SolveStatus* status_ = nullptr;
   std::optional<L> before_;
   const std::vector<PlanComponent>* components_ = nullptr;
+  L* states_ = nullptr;
+  std::vector<bool>* reached_ = nullptr;
+  const std::vector<bool>* widening_point_ = nullptr;
   std::vector<std::uint32_t> entry_visits_;  // by component: visits of its head in the current entry
   std::size_t last_position_ = no_position;  // the position visited last
 
