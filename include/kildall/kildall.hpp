@@ -5,6 +5,11 @@
 /// library and Boost.Graph's headers. The optional parts have their own
 /// umbrella headers: `kildall/lp.hpp` (model builder), `kildall/lp/eigen.hpp`,
 /// `kildall/lp/glpk.hpp` (GPL), `kildall/ir.hpp` and `kildall/noisy.hpp`.
+/// Three core headers are included on their own, to keep this one's parse
+/// time down (docs/performance.md, "Compile time"): the law kit
+/// `kildall/lattice/laws.hpp`, the persistent `kildall/lattice/environment.hpp`
+/// (it needs `<atomic>`, a third of a second) and the successor-list adaptor
+/// `kildall/graph/successor_list.hpp`.
 
 #include <kildall/version.hpp>
 #include <kildall/graph/concepts.hpp>
@@ -14,13 +19,11 @@
 #include <kildall/graph/reversed.hpp>
 #include <kildall/graph/scc.hpp>
 #include <kildall/graph/ssa_program.hpp>
-#include <kildall/graph/successor_list.hpp>
 #include <kildall/graph/vertex_map.hpp>
 #include <kildall/graph/wto.hpp>
 #include <kildall/lattice/bitset.hpp>
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
-#include <kildall/lattice/environment.hpp>
 #include <kildall/lattice/flat.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/lattice/interval_transfer.hpp>
