@@ -221,42 +221,48 @@ template <SparseProgram Prog, class L, class P>
         report.violations.push_back({vertex_index(cfg, b), ViolationKind::block_not_executable});
       }
       if (!result.block_reached(b)) continue;
-      std::size_t position = 0;
-      for (const auto& a : prog.block_arguments(b)) {
-        ++report.checked;
-        std::optional<L> joined;
-        if (is_entry[vertex_index(cfg, b)]) joined = static_cast<L>(problem.boundary(a));
-        for (const auto& e : in_edge_range(cfg, b)) {
-          if (!edge_live(e)) continue;
-          std::size_t i = 0;
-          for (const auto& x : prog.forwarded_operands(e)) {
-            if (i++ != position) continue;
-            const L* s = result.lookup(x);
-            if (s == nullptr) break;
+      // Each live in-edge is decided, and its forwarded operands read, once for
+      // all of the block's arguments.
+      std::vector<Value> arguments;
+      for (const auto& a : prog.block_arguments(b)) arguments.push_back(a);
+      std::vector<std::optional<L>> joined(arguments.size());
+      if (is_entry[vertex_index(cfg, b)]) {
+        for (std::size_t i = 0; i < arguments.size(); ++i) joined[i] = static_cast<L>(problem.boundary(arguments[i]));
+      }
+      for (const auto& e : in_edge_range(cfg, b)) {
+        if (!edge_live(e)) continue;
+        if constexpr (SparseEdgeTransfer<P, Prog>) (void)gather_branch(source(e, cfg));
+        std::size_t i = 0;
+        for (const auto& x : prog.forwarded_operands(e)) {
+          if (i >= arguments.size()) break;
+          const L* s = result.lookup(x);
+          if (s != nullptr) {
             L contribution = [&]() -> L {
               if constexpr (SparseEdgeTransfer<P, Prog>) {
-                (void)gather_branch(source(e, cfg));
-                return static_cast<L>(problem.transfer_edge(e, a, *s, OperandStates<L>(std::span<const L* const>(branch))));
+                return static_cast<L>(
+                    problem.transfer_edge(e, arguments[i], *s, OperandStates<L>(std::span<const L* const>(branch))));
               } else {
                 return *s;
               }
             }();
-            if (!joined) {
-              joined = std::move(contribution);
+            if (!joined[i]) {
+              joined[i] = std::move(contribution);
             } else {
-              (void)joined->join(contribution);
+              (void)joined[i]->join(contribution);
             }
-            break;
           }
+          ++i;
         }
-        const L* state = result.lookup(a);
-        const std::size_t vi = kildall::value_index(prog, a);
+      }
+      for (std::size_t i = 0; i < arguments.size(); ++i) {
+        ++report.checked;
+        const L* state = result.lookup(arguments[i]);
+        const std::size_t vi = kildall::value_index(prog, arguments[i]);
         if (state == nullptr) {
-          if (joined) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
-        } else if (joined && !joined->leq(*state)) {
+          if (joined[i]) report.violations.push_back({vi, ViolationKind::unreached_but_reachable});
+        } else if (joined[i] && !joined[i]->leq(*state)) {
           report.violations.push_back({vi, ViolationKind::argument_below_join});
         }
-        ++position;
       }
       for (const auto& v : prog.block_values(b)) {
         ++report.checked;

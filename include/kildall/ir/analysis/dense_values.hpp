@@ -182,7 +182,7 @@ class DenseValueAnalysis {
 
  private:
   const FunctionShape* shape_;
-  std::unique_ptr<Problem> problem_;  // a stable address: the result does not point at it, the caller may
+  std::unique_ptr<Problem> problem_;  // at a stable address: `problem()` references survive a move of the analysis
   Result result_;
 };
 
