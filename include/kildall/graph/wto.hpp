@@ -126,38 +126,55 @@ class WeakTopologicalOrder {
 };
 
 namespace detail {
+
+/// What Bourdoncle's construction produces, before it is laid out: the
+/// vertices in *reverse* order, and each component's head and first member
+/// as indices into that reversed sequence, innermost-first (by increasing
+/// head index, so by decreasing head position).
+template <class Vertex>
+struct WtoSequence {
+  /// A component: its head is `reversed[head_index]`, its members are
+  /// `reversed[start .. head_index]`.
+  struct Component {
+    std::size_t head_index;  ///< Index in `reversed` of the head (the last of its members appended).
+    std::size_t start;       ///< First index in `reversed` of the component.
+  };
+  std::vector<Vertex> reversed;          ///< The order, last vertex first.
+  std::vector<Component> components;     ///< By increasing `head_index`.
+};
+
 /// Builds weak topological orders (a friend of `WeakTopologicalOrder`; a class
 /// rather than a friend function template, which not every compiler matches
 /// to its constrained definition).
 struct WtoBuilder {
+  /// Bourdoncle's depth-first construction from `roots`: the sequence that
+  /// `build` lays out (the solvers' iteration plans read it directly).
   template <class G, class Roots>
-  [[nodiscard]] static WeakTopologicalOrder<G> build(const G& g, const Roots& roots) {
+  [[nodiscard]] static WtoSequence<vertex_t<G>> sequence(const G& g, const Roots& roots) {
     using Vertex = vertex_t<G>;
     using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
-    using Wto = WeakTopologicalOrder<G>;
-    constexpr std::uint64_t done = std::numeric_limits<std::uint64_t>::max();
+    using Component = typename WtoSequence<Vertex>::Component;
+    constexpr std::uint32_t done = std::numeric_limits<std::uint32_t>::max();
 
     struct Frame {
       Vertex vertex;
       EdgeIt next;
       EdgeIt last;
-      std::uint64_t head;
+      std::uint32_t head;
       bool loop;
       bool in_component;     // second phase: building the component of `vertex`
       std::size_t part_start;
     };
-    struct Component {
-      std::size_t head_index;  // index in `appended` of the head (the last element appended)
-      std::size_t start;       // first index in `appended` of the component
-    };
 
     const std::size_t n = vertex_count(g);
-    std::vector<std::uint64_t> dfn(n, 0);  // 0: unvisited, done: finished
-    std::uint64_t counter = 0;
+    std::vector<std::uint32_t> dfn(n, 0);  // 0: unvisited, done: finished (n < 2^32 - 1: vertex indices are 32-bit)
+    std::uint32_t counter = 0;
     std::vector<Vertex> dfs_stack;
     std::vector<Frame> frames;
-    std::vector<Vertex> appended;  // reverse of the final order
-    std::vector<Component> components;
+    WtoSequence<Vertex> out;
+    std::vector<Vertex>& appended = out.reversed;  // reverse of the final order
+    std::vector<Component>& components = out.components;
+    appended.reserve(n);
 
     auto start_visit = [&](const Vertex& v) {
       dfs_stack.push_back(v);
@@ -165,7 +182,7 @@ struct WtoBuilder {
       auto [first, last] = out_edges(v, g);
       frames.push_back(Frame{v, first, last, counter, false, false, 0});
     };
-    auto finish_frame = [&](std::uint64_t returned) {
+    auto finish_frame = [&](std::uint32_t returned) {
       frames.pop_back();
       if (!frames.empty() && !frames.back().in_component && returned <= frames.back().head) {
         frames.back().head = returned;
@@ -181,7 +198,7 @@ struct WtoBuilder {
         if (f.next != f.last) {
           const Vertex w = target(*f.next, g);
           ++f.next;
-          const std::uint64_t d = dfn[vertex_index(g, w)];
+          const std::uint32_t d = dfn[vertex_index(g, w)];
           if (d == 0) {
             start_visit(w);  // invalidates `f`; the result comes back through finish_frame
           } else if (!f.in_component && d <= f.head) {
@@ -219,16 +236,24 @@ struct WtoBuilder {
         finish_frame(f.head);
       }
     }
+    return out;
+  }
 
+  /// The weak topological order of `g` from `roots`, laid out.
+  template <class G, class Roots>
+  [[nodiscard]] static WeakTopologicalOrder<G> build(const G& g, const Roots& roots) {
+    using Wto = WeakTopologicalOrder<G>;
+    auto seq = sequence(g, roots);
+    const std::size_t n = vertex_count(g);
     Wto wto;
-    const std::size_t m = appended.size();
-    wto.order_.assign(appended.rbegin(), appended.rend());
+    const std::size_t m = seq.reversed.size();
+    wto.order_.assign(seq.reversed.rbegin(), seq.reversed.rend());
     wto.position_.assign(n, Wto::npos);
     for (std::size_t p = 0; p < m; ++p) wto.position_[vertex_index(g, wto.order_[p])] = static_cast<std::uint32_t>(p);
     wto.component_end_.resize(m);
     for (std::size_t p = 0; p < m; ++p) wto.component_end_[p] = static_cast<std::uint32_t>(p + 1);
     wto.self_head_.assign(m, false);
-    for (const Component& c : components) {
+    for (const auto& c : seq.components) {
       const std::size_t head_pos = m - 1 - c.head_index;
       wto.component_end_[head_pos] = static_cast<std::uint32_t>(m - c.start);
       if (c.head_index == c.start) wto.self_head_[head_pos] = true;

@@ -51,20 +51,21 @@ template <ForwardAnalysisGraph G, class Roots>
   IterationPlan<vertex_t<G>> plan;
   const std::size_t n = vertex_count(g);
   if (how == IterationOrder::weak_topological_order) {
-    auto wto = weak_topological_order(g, roots);
-    plan.order.assign(wto.order().begin(), wto.order().end());
-    plan.order.shrink_to_fit();
-    plan.widening_point.assign(plan.order.size(), false);
-    for (std::size_t p = 0; p < plan.order.size(); ++p) {
-      plan.widening_point[p] = wto.is_head_at(p);
-      if (wto.is_head_at(p)) {
-        plan.components.push_back(
-            PlanComponent{static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(wto.component_end(p))});
-      }
-    }
+    // Laid out straight from Bourdoncle's sequence (no `WeakTopologicalOrder`
+    // in between: the plan needs neither its parents nor a second copy).
+    auto seq = WtoBuilder::sequence(g, roots);
+    const std::size_t m = seq.reversed.size();
+    plan.order.assign(seq.reversed.rbegin(), seq.reversed.rend());
     plan.position.assign(n, no_position);
-    for (std::size_t p = 0; p < plan.order.size(); ++p) {
-      plan.position[vertex_index(g, plan.order[p])] = static_cast<std::uint32_t>(p);
+    for (std::size_t p = 0; p < m; ++p) plan.position[vertex_index(g, plan.order[p])] = static_cast<std::uint32_t>(p);
+    plan.widening_point.assign(m, false);
+    plan.components.resize(seq.components.size());
+    // Components come innermost-first by decreasing head position: reversed, they are by head.
+    for (std::size_t i = 0; i < seq.components.size(); ++i) {
+      const auto& c = seq.components[seq.components.size() - 1 - i];
+      const auto head = static_cast<std::uint32_t>(m - 1 - c.head_index);
+      plan.widening_point[head] = true;
+      plan.components[i] = PlanComponent{head, static_cast<std::uint32_t>(m - c.start)};
     }
     return plan;
   }
