@@ -70,8 +70,8 @@ int main() {
   const auto m = gate(g, NoisyOp::mul, "m", {x, y});
   auto b = m, c = m;
   for (int i = 1; i <= 4; ++i) {
-    b = gate(g, NoisyOp::add, "b" + std::to_string(i), {b, y});
-    c = gate(g, NoisyOp::sub, "c" + std::to_string(i), {c, i == 1 ? x : y});
+    b = gate(g, NoisyOp::add, std::string("b").append(std::to_string(i)), {b, y});
+    c = gate(g, NoisyOp::sub, std::string("c").append(std::to_string(i)), {c, i == 1 ? x : y});
   }
   gate(g, NoisyOp::decode, "out_b", {b});
   gate(g, NoisyOp::decode, "out_c", {c});

@@ -34,7 +34,8 @@ inline void verify_function(const Module& module, const Function& fn,
   const auto fail = [&](SourceLoc loc, std::string message) {
     throw IrError(Diagnostic{module.source_name, loc, std::move(message)});
   };
-  const auto type_name = [&](Type t) { return "'" + registry.type_name(t) + "'"; };
+  // Not `"'" + name`: GCC 12 at -O3 warns falsely on it (-Wrestrict, GCC PR 105329).
+  const auto type_name = [&](Type t) { return std::string("'").append(registry.type_name(t)).append("'"); };
   const auto op_fail = [&](OpId op, const std::string& message) {
     fail(fn.ops[op].loc, "'" + registry.op(fn.ops[op].code).name + "' op " + message);
   };

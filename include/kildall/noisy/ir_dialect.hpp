@@ -82,7 +82,8 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
   IrDialect d;
   d.type = registry.add_type("noisy.i32");
   const ir::Type noisy = d.type;
-  const auto type_text = [&registry](ir::Type t) { return "'" + registry.type_name(t) + "'"; };
+  // Not `"'" + name`: GCC 12 at -O3 warns falsely on it (-Wrestrict, GCC PR 105329).
+  const auto type_text = [&registry](ir::Type t) { return std::string("'").append(registry.type_name(t)).append("'"); };
   const auto plain_ok = [](ir::Type t) { return t.is_integer() && t.width() <= noisy_integer_width; };
   const std::uint64_t mask = ir::width_mask(noisy_integer_width);
 
