@@ -620,6 +620,23 @@ TEST_CASE("docs/solvers.md: constant propagation over your own IR, and its incre
     if (result.lookup(v) != nullptr) CHECK(*by_rpo.lookup(v) == *result.lookup(v));
   }
 
+  {
+    // --- docs/solvers.md: "One shape, many solves" (verbatim) ---
+    const kildall::SsaProgramIndex index(shape);        // derived and ordered once
+    auto constants = kildall::solve_sparse(index, problem);
+    auto again = kildall::solve_sparse(index, problem);  // no derivation: the solve alone
+    // --- end of the snippet ---
+    for (const auto* prepared : {&constants, &again}) {
+      REQUIRE(prepared->converged());
+      CHECK(&prepared->program() == &shape);
+      for (std::size_t v = 0; v < fn.values.size(); ++v) {
+        REQUIRE((prepared->lookup(v) == nullptr) == (result.lookup(v) == nullptr));
+        if (result.lookup(v) != nullptr) CHECK(*prepared->lookup(v) == *result.lookup(v));
+        CHECK(prepared->visits(v) == result.visits(v));
+      }
+    }
+  }
+
   // --- docs/solvers.md: "Incremental re-solve", with a CFG (verbatim) ---
   fn.values[2].constant = 0;  // %two = 0: now %c = 0 < 1 is 1 and ^then is taken instead of ^else
   result = kildall::resolve_sparse(shape, problem, std::move(result), std::vector<std::size_t>{2});

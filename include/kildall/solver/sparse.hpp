@@ -54,9 +54,11 @@
 #include <kildall/solver/detail/iteration_plan.hpp>
 #include <kildall/solver/detail/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
+#include <kildall/solver/detail/ssa_arrays.hpp>
 #include <kildall/solver/observer.hpp>
 #include <kildall/solver/options.hpp>
 #include <kildall/solver/problem.hpp>
+#include <kildall/solver/ssa_program_index.hpp>
 #include <kildall/solver/status.hpp>
 
 namespace kildall {
@@ -107,10 +109,15 @@ class OperandStates {
 
 namespace detail {
 /// Whether `Prog` is a def-use graph. A type with a `cfg()` member is meant as
-/// a shape and is never tried as a graph (the partial specialization keeps
+/// a shape, and an `SsaProgramIndex` as a prepared shape; neither is tried as a graph (the partial specialization keeps
 /// `AnalysisGraph` from being instantiated for it), so a shape that misses a
 /// member fails with the shape's concept, not inside Boost's `graph_traits`.
-template <class Prog, bool = requires(const Prog& p) { p.cfg(); }>
+template <class T>
+inline constexpr bool is_ssa_program_index = false;
+template <class Prog>
+inline constexpr bool is_ssa_program_index<SsaProgramIndex<Prog>> = true;
+
+template <class Prog, bool = requires(const Prog& p) { p.cfg(); } || is_ssa_program_index<Prog>>
 inline constexpr bool is_def_use_graph = false;
 template <class Prog>
 inline constexpr bool is_def_use_graph<Prog, false> = AnalysisGraph<Prog>;
@@ -233,18 +240,25 @@ concept HasExtraOperands = requires(const P& p, const V& v) {
   { p.extra_operands(v) } -> RangeOf<V>;
 };
 
-/// The CFG edge handle of a program (a placeholder without a CFG).
+/// The shape's derived arrays (an empty placeholder without a CFG).
 template <class Prog, bool = ProgramTraits<Prog>::has_cfg>
-struct CfgEdgeOf {
-  using type = int;
+struct ShapeArraysOf {
+  struct type {};
 };
 template <class Prog>
-struct CfgEdgeOf<Prog, true> {
-  using type = edge_t<ssa_cfg_t<Prog>>;
+struct ShapeArraysOf<Prog, true> {
+  using type = SsaArrays<Prog>;
 };
 
-template <class Prog, class P, class O>
-class SparseEngine;
+/// The prepared index of a shape (`void` without a CFG).
+template <class Prog, bool = ProgramTraits<Prog>::has_cfg>
+struct PreparedIndexOf {
+  using type = void;
+};
+template <class Prog>
+struct PreparedIndexOf<Prog, true> {
+  using type = SsaProgramIndex<Prog>;
+};
 
 }  // namespace detail
 
@@ -359,8 +373,14 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   using Result = SparseResult<Prog, L>;
   static constexpr std::uint32_t none = no_position;
 
-  SparseEngine(const Prog& program, const P& problem, const SolverOptions& options, O& observer)
-      : Base(options), prog_(program), p_(problem), obs_(observer) {}
+  /// The prepared index of the shape (`SsaProgramIndex`), or `void` without a CFG.
+  using Prepared = typename PreparedIndexOf<Prog>::type;
+
+  /// A solve of `problem` over `program`; with a CFG, `prepared` (optional)
+  /// is the shape's index, derived once beforehand.
+  SparseEngine(const Prog& program, const P& problem, const SolverOptions& options, O& observer,
+               const Prepared* prepared = nullptr)
+      : Base(options), prog_(program), p_(problem), obs_(observer), prepared_(prepared) {}
 
   /// A fresh solve from the program's entry blocks (or of every value without a CFG).
   Result run() {
@@ -373,9 +393,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     r.visits_.assign(n, 0);
     r.stats_.nodes = n;
     if constexpr (has_cfg) {
-      if (!derive_shape(r)) return r;
+      if (!use_shape(r, prepared_)) return r;
       prepare(r);
-      for (const std::uint32_t b : entry_indices_) mark_executable(b);
+      for (const std::uint32_t b : s_->entry_indices) mark_executable(b);
     } else {
       prepare(r);
       // Every value is pending: rather than queueing them all, sweep the
@@ -415,9 +435,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       seeds.push_back(vi);
     }
     if constexpr (has_cfg) {
-      if (!derive_shape(r)) return r;
+      if (!use_shape(r, nullptr)) return r;  // the program may have changed: derive afresh
       const auto& cfg = prog_.cfg();
-      const std::size_t nb = block_count_;
+      const std::size_t nb = s_->block_count;
       for (const auto& b : changed_blocks) {
         const std::size_t bi = vertex_index(cfg, b);
         if (bi >= nb) {
@@ -430,14 +450,14 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       // One closure over values [0, n) and blocks [n, n + nb).
       const std::vector<bool> affected = affected_closure(n + nb, seeds, [&](std::size_t i, auto&& touch) {
         if (i < n) {
-          for (const std::uint32_t w : dependents_.targets(i)) touch(w);
-          for (const std::uint32_t b : branch_users_.targets(i)) {
-            for (const std::uint32_t k : out_edges_.targets(b)) touch(n + edge_target_[k]);
+          for (const std::uint32_t w : dependents_->targets(i)) touch(w);
+          for (const std::uint32_t b : s_->branch_users.targets(i)) {
+            for (const std::uint32_t k : s_->out_edges.targets(b)) touch(n + s_->edge_target[k]);
           }
         } else {
           const std::size_t b = i - n;
-          for (const std::uint32_t v : block_members_.targets(b)) touch(v);
-          for (const std::uint32_t k : out_edges_.targets(b)) touch(n + edge_target_[k]);
+          for (const std::uint32_t v : s_->block_members.targets(b)) touch(v);
+          for (const std::uint32_t k : s_->out_edges.targets(b)) touch(n + s_->edge_target[k]);
         }
       });
       reset_values(r, affected);
@@ -448,9 +468,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       for (std::size_t b = 0; b < nb; ++b) {
         if (r.block_reached_[b]) evaluate_out_edges(static_cast<std::uint32_t>(b), /*enqueue_targets=*/false);
       }
-      for (const std::uint32_t b : entry_indices_) mark_executable(b);
-      for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
-        if (affected[plan_.order[pos]]) enqueue_value(plan_.order[pos]);
+      for (const std::uint32_t b : s_->entry_indices) mark_executable(b);
+      for (std::size_t pos = 0; pos < plan_->order.size(); ++pos) {
+        if (affected[plan_->order[pos]]) enqueue_value(plan_->order[pos]);
       }
     } else {
       (void)changed_blocks;
@@ -459,7 +479,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         for (const auto& e : out_edge_range(prog_, value_at(i))) touch(Traits::index(prog_, target(e, prog_)));
       });
       reset_values(r, affected);
-      for (std::size_t pos = 0; pos < plan_.order.size(); ++pos) {
+      for (std::size_t pos = 0; pos < plan_->order.size(); ++pos) {
         if (affected[index_at(pos)]) this->enqueue(static_cast<std::uint32_t>(pos));
       }
     }
@@ -473,9 +493,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
 
   [[nodiscard]] std::size_t index_at(std::size_t pos) const {
     if constexpr (has_cfg) {
-      return plan_.order[pos];
+      return plan_->order[pos];
     } else {
-      return Traits::index(prog_, plan_.order[pos]);
+      return Traits::index(prog_, plan_->order[pos]);
     }
   }
   void begin_narrowing() { narrowing_ = true; }
@@ -492,7 +512,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         const std::uint32_t b = pending_blocks_.back();
         pending_blocks_.pop_back();
         if constexpr (observer_enabled<O>) notify_reached(obs_, block_at(b));
-        for (const std::uint32_t v : block_members_.targets(b)) enqueue_value(v);
+        for (const std::uint32_t v : s_->block_members.targets(b)) enqueue_value(v);
         evaluate_out_edges(b, /*enqueue_targets=*/true);
       }
     }
@@ -502,9 +522,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   bool compute(std::size_t pos, L& out) {
     const std::size_t vi = index_at(pos);
     if constexpr (has_cfg) {
-      const std::uint32_t b = block_of_[vi];
+      const std::uint32_t b = s_->block_of[vi];
       if (b == none || !r_->block_reached_[b]) return false;
-      if (argument_position_[vi] != none) return join_incoming(vi, b, out);
+      if (s_->argument_position[vi] != none) return join_incoming(vi, b, out);
     }
     const Result& r = *r_;
     operand_scratch_.clear();
@@ -515,16 +535,16 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       operand_scratch_.push_back(init ? &r.states_[oi] : nullptr);
     };
     if constexpr (has_cfg) {
-      for (const std::uint32_t oi : member_operands_.targets(member_position_[vi])) add(oi);
+      for (const std::uint32_t oi : operands_->targets(s_->member_position[vi])) add(oi);
     } else {
-      for (const auto& e : in_edge_range(prog_, plan_.order[pos])) add(Traits::index(prog_, source(e, prog_)));
+      for (const auto& e : in_edge_range(prog_, plan_->order[pos])) add(Traits::index(prog_, source(e, prog_)));
     }
     if (!all && !visit_with_uninitialized_operands<P>()) return false;
     const OperandStates<L> operands{std::span<const L* const>(operand_scratch_)};
     if constexpr (has_cfg) {
       out = static_cast<L>(p_.transfer(value_at(vi), operands));
     } else {
-      out = static_cast<L>(p_.transfer(plan_.order[pos], operands));
+      out = static_cast<L>(p_.transfer(plan_->order[pos], operands));
     }
     return true;
   }
@@ -542,15 +562,15 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   void propagate(std::size_t pos) {
     const std::size_t vi = index_at(pos);
     if constexpr (has_cfg) {
-      for (const std::uint32_t w : dependents_.targets(vi)) enqueue_value(w);
+      for (const std::uint32_t w : dependents_->targets(vi)) enqueue_value(w);
       if constexpr (has_branches) {
-        for (const std::uint32_t b : branch_users_.targets(vi)) {
+        for (const std::uint32_t b : s_->branch_users.targets(vi)) {
           if (r_->block_reached_[b]) evaluate_out_edges(b, /*enqueue_targets=*/true);
         }
       }
     } else {
-      for (const auto& e : out_edge_range(prog_, plan_.order[pos])) {
-        this->enqueue(plan_.position[Traits::index(prog_, target(e, prog_))]);
+      for (const auto& e : out_edge_range(prog_, plan_->order[pos])) {
+        this->enqueue(plan_->position[Traits::index(prog_, target(e, prog_))]);
       }
     }
   }
@@ -571,35 +591,23 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// The value handle with index `vi`.
   [[nodiscard]] Value value_at(std::size_t vi) const {
     if constexpr (has_cfg) {
-      if constexpr (identity_values) {
-        return static_cast<Value>(vi);
-      } else {
-        return *value_handles_[vi];
-      }
+      return s_->value_at(vi);
     } else {
-      return plan_.order[plan_.position[vi]];
+      return plan_->order[plan_->position[vi]];
     }
   }
 
   void enqueue_value(std::size_t vi) {
     if constexpr (has_cfg) {
-      const std::uint32_t b = block_of_[vi];
+      const std::uint32_t b = s_->block_of[vi];
       if (b == none || !r_->block_reached_[b]) return;
     }
-    this->enqueue(plan_.position[vi]);
+    this->enqueue(plan_->position[vi]);
   }
 
   // --- blocks and edges (with a CFG) ---------------------------------------
 
-  static constexpr bool identity_values = [] {
-    if constexpr (has_cfg) {
-      return std::is_integral_v<Value> && !requires(const Prog& s, const Value& v) { s.value_index(v); };
-    } else {
-      return false;
-    }
-  }();
-
-  [[nodiscard]] Block block_at(std::uint32_t b) const { return *block_handles_[b]; }
+  [[nodiscard]] Block block_at(std::uint32_t b) const { return *s_->block_handles[b]; }
 
   void mark_executable(std::uint32_t b) {
     if (r_->block_reached_[b]) return;
@@ -610,7 +618,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// Gathers the states of block `b`'s branch operands into `branch_scratch_`; false if one is uninitialized.
   bool gather_branch_operands(std::uint32_t b) {
     branch_scratch_.clear();
-    for (const std::uint32_t x : branch_operands_.targets(b)) {
+    for (const std::uint32_t x : s_->branch_operands.targets(b)) {
       if (!r_->reached_[x]) return false;
       branch_scratch_.push_back(&r_->states_[x]);
     }
@@ -624,18 +632,18 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_branches) {
       if (!gather_branch_operands(b)) return;
     }
-    for (const std::uint32_t k : out_edges_.targets(b)) {
+    for (const std::uint32_t k : s_->out_edges.targets(b)) {
       if (edge_live_[k]) continue;
       if constexpr (has_branches) {
-        if (!p_.edge_executable(edges_[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;
+        if (!p_.edge_executable(s_->edges[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;
       }
       edge_live_[k] = true;
-      const std::uint32_t t = edge_target_[k];
+      const std::uint32_t t = s_->edge_target[k];
       if (!r_->block_reached_[t]) {
         mark_executable(t);
       } else if (enqueue_targets) {
-        for (const std::uint32_t a : block_members_.targets(t)) {
-          if (argument_position_[a] == none) break;  // arguments come first
+        for (const std::uint32_t a : s_->block_members.targets(t)) {
+          if (s_->argument_position[a] == none) break;  // arguments come first
           enqueue_value(a);
         }
       }
@@ -647,9 +655,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   bool edge_executable_now(std::uint32_t k) {
     if constexpr (has_branches) {
       if (narrowing_) {
-        const std::uint32_t s = edge_source_[k];
+        const std::uint32_t s = s_->edge_source[k];
         if (!r_->block_reached_[s] || !gather_branch_operands(s)) return false;
-        return p_.edge_executable(edges_[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)));
+        return p_.edge_executable(s_->edges[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)));
       }
     }
     return edge_live_[k];
@@ -659,18 +667,18 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   bool join_incoming(std::size_t vi, std::uint32_t b, L& out) {
     const Result& r = *r_;
     bool have = false;
-    if (is_entry_[b]) {
+    if (s_->is_entry[b]) {
       out = static_cast<L>(p_.boundary(value_at(vi)));
       have = true;
     }
-    const std::uint32_t m = member_position_[vi];
-    for (std::uint32_t j = incoming_begin_[m]; j < incoming_begin_[m + 1]; ++j) {
-      const std::uint32_t k = incoming_edge_[j];
-      const std::uint32_t x = incoming_value_[j];
+    const std::uint32_t m = s_->member_position[vi];
+    for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
+      const std::uint32_t k = s_->incoming_edge[j];
+      const std::uint32_t x = s_->incoming_value[j];
       if (!r.reached_[x] || !edge_executable_now(k)) continue;
       if constexpr (has_edge_transfer) {
-        (void)gather_branch_operands(edge_source_[k]);
-        L refined = static_cast<L>(p_.transfer_edge(edges_[k], value_at(vi), r.states_[x],
+        (void)gather_branch_operands(s_->edge_source[k]);
+        L refined = static_cast<L>(p_.transfer_edge(s_->edges[k], value_at(vi), r.states_[x],
                                                     OperandStates<L>(std::span<const L* const>(branch_scratch_))));
         if (!have) {
           out = std::move(refined);
@@ -688,157 +696,49 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     return have;
   }
 
-  /// Derives the index arrays from the shape; false (status `invalid_input`)
-  /// when the shape names a value or block outside its own numbering.
-  bool derive_shape(Result& r) {
-    const auto& cfg = prog_.cfg();
-    const std::size_t n = Traits::count(prog_);
-    const std::size_t nb = vertex_count(cfg);
-    block_count_ = nb;
-    block_handles_.assign(nb, std::nullopt);
-    for (const auto& b : vertex_range(cfg)) {
-      const std::size_t bi = vertex_index(cfg, b);
-      if (bi >= nb) return invalid(r);
-      block_handles_[bi].emplace(b);
-    }
-    r.block_reached_.assign(nb, false);
-    is_entry_.assign(nb, false);
-    entry_indices_.clear();
-    r.roots_.clear();
-    auto add_entry = [&](const Block& b) {
-      const std::size_t bi = vertex_index(cfg, b);
-      if (bi >= nb) return false;
-      r.roots_.push_back(b);
-      if (!is_entry_[bi]) entry_indices_.push_back(static_cast<std::uint32_t>(bi));
-      is_entry_[bi] = true;
-      return true;
-    };
-    const auto& entries = prog_.entries();
-    if constexpr (std::convertible_to<decltype(entries), Block>) {
-      if (!add_entry(static_cast<Block>(entries))) return invalid(r);
-    } else {
-      for (const auto& b : entries) {
-        if (!add_entry(static_cast<Block>(b))) return invalid(r);
-      }
-    }
-    if constexpr (!identity_values) value_handles_.assign(n, std::nullopt);
-    block_of_.assign(n, none);
-    argument_position_.assign(n, none);
-    member_position_.assign(n, none);
-    // Each block's members (its arguments, then its op results) and branch
-    // operands, in block order; every op result's operands, in member order.
-    block_members_.start_rows(nb, n);
-    branch_operands_.start_rows(nb);
-    member_operands_.start_rows(n, 2 * n);
-    auto place = [&](const Value& v, std::size_t bi, std::uint32_t argument) {
-      const std::size_t vi = Traits::index(prog_, v);
-      if (vi >= n || member_position_[vi] != none) return false;  // outside the numbering, or in two places
-      if constexpr (!identity_values) value_handles_[vi].emplace(v);
-      block_of_[vi] = static_cast<std::uint32_t>(bi);
-      argument_position_[vi] = argument;
-      member_position_[vi] = static_cast<std::uint32_t>(block_members_.pushed());
-      block_members_.push(static_cast<std::uint32_t>(vi));
-      return true;
-    };
-    auto add_operand = [&](const Value& x) {
-      const std::size_t xi = Traits::index(prog_, x);
-      if (xi >= n) return false;
-      member_operands_.push(static_cast<std::uint32_t>(xi));
-      return true;
-    };
-    for (std::size_t bi = 0; bi < nb; ++bi) {
-      const Block b = *block_handles_[bi];
-      std::uint32_t position = 0;
-      for (const auto& a : prog_.block_arguments(b)) {
-        if (!place(a, bi, position++)) return invalid(r);
-        member_operands_.end_row();
-      }
-      for (const auto& v : prog_.block_values(b)) {
-        if (!place(v, bi, none)) return invalid(r);
-        for (const auto& x : prog_.operands(v)) {
-          if (!add_operand(x)) return invalid(r);
-        }
-        if constexpr (HasExtraOperands<P, Value>) {
+  /// Points the solve at the shape's arrays: the prepared index's, or
+  /// arrays derived here (with the problem's extra operands). A problem with
+  /// extra operands over a prepared index gets its own operand rows and
+  /// dependents over the union. False (status `invalid_input`) when the
+  /// shape names a value or block outside its own numbering.
+  bool use_shape(Result& r, const Prepared* prepared) {
+    auto extra = [this] {
+      if constexpr (HasExtraOperands<P, Value>) {
+        return [this](const Value& v, auto&& add) {
           for (const auto& x : p_.extra_operands(v)) {
-            if (!add_operand(x)) return invalid(r);
+            if (!add(x)) return false;
           }
-        }
-        member_operands_.end_row();
+          return true;
+        };
+      } else {
+        return NoExtraOperands{};
       }
-      block_members_.end_row();
-      if constexpr (SsaProgramWithBranchOperands<Prog>) {
-        for (const auto& x : prog_.branch_operands(b)) {
-          const std::size_t xi = Traits::index(prog_, x);
-          if (xi >= n) return invalid(r);
-          branch_operands_.push(static_cast<std::uint32_t>(xi));
-        }
-      }
-      branch_operands_.end_row();
+    }();
+    if (prepared != nullptr) {
+      s_ = &prepared->arrays_;
+    } else {
+      (void)own_.derive(prog_, extra);
+      s_ = &own_;
     }
-    branch_users_.assign_counted(n, [&](auto&& emit) {
-      for (std::size_t b = 0; b < nb; ++b) {
-        for (const std::uint32_t x : branch_operands_.targets(b)) emit(x, static_cast<std::uint32_t>(b));
-      }
-    });
-    // CFG edges, numbered by target block; for each argument, what each in-edge passes to it.
-    edges_.clear();
-    edge_target_.clear();
-    edge_source_.clear();
-    incoming_begin_.assign(1, 0);
-    incoming_begin_.reserve(block_members_.pushed() + 1);
-    incoming_edge_.clear();
-    incoming_value_.clear();
-    std::vector<std::uint32_t> forwarded;       // this block's in-edges' forwarded values, flat
-    std::vector<std::uint32_t> forwarded_end;   // per in-edge: end of its values in `forwarded`
-    for (std::size_t ti = 0; ti < nb; ++ti) {
-      const auto members = block_members_.targets(ti);
-      std::size_t arguments = 0;
-      while (arguments < members.size() && argument_position_[members[arguments]] != none) ++arguments;
-      forwarded.clear();
-      forwarded_end.clear();
-      const auto first_edge = static_cast<std::uint32_t>(edges_.size());
-      for (const auto& e : in_edge_range(cfg, *block_handles_[ti])) {
-        const std::size_t si = vertex_index(cfg, source(e, cfg));
-        if (si >= nb) return invalid(r);
-        edges_.push_back(e);
-        edge_target_.push_back(static_cast<std::uint32_t>(ti));
-        edge_source_.push_back(static_cast<std::uint32_t>(si));
-        const std::size_t before = forwarded.size();
-        for (const auto& x : prog_.forwarded_operands(e)) {
-          const std::size_t xi = Traits::index(prog_, x);
-          if (xi >= n) return invalid(r);
-          forwarded.push_back(static_cast<std::uint32_t>(xi));
+    if (!s_->valid) return invalid(r);
+    operands_ = &s_->member_operands;
+    dependents_ = &s_->dependents;
+    if constexpr (HasExtraOperands<P, Value>) {
+      bool any = false;
+      if (prepared != nullptr) {
+        if (!s_->with_extra_operands(prog_, extra, own_operands_, own_dependents_, any)) return invalid(r);
+        if (any) {
+          operands_ = &own_operands_;
+          dependents_ = &own_dependents_;
         }
-        if (forwarded.size() - before > arguments) return invalid(r);  // more values than arguments
-        forwarded_end.push_back(static_cast<std::uint32_t>(forwarded.size()));
-      }
-      for (std::size_t i = 0; i < members.size(); ++i) {
-        if (i < arguments) {
-          std::uint32_t begin = 0;
-          for (std::size_t j = 0; j < forwarded_end.size(); ++j) {
-            if (begin + i < forwarded_end[j]) {
-              incoming_edge_.push_back(first_edge + static_cast<std::uint32_t>(j));
-              incoming_value_.push_back(forwarded[begin + i]);
-            }
-            begin = forwarded_end[j];
-          }
-        }
-        incoming_begin_.push_back(static_cast<std::uint32_t>(incoming_edge_.size()));
       }
     }
-    out_edges_.assign_counted(nb, [&](auto&& emit) {
-      for (std::uint32_t k = 0; k < edge_source_.size(); ++k) emit(edge_source_[k], k);
-    });
-    edge_live_.assign(edge_target_.size(), false);
-    // Dependents: an op result depends on its operands, an argument on what is forwarded to it.
-    const auto member_values = block_members_.targets_all();
-    dependents_.assign_counted(n, [&](auto&& emit) {
-      for (std::size_t m = 0; m < member_values.size(); ++m) {
-        const std::uint32_t v = member_values[m];
-        for (const std::uint32_t x : member_operands_.targets(m)) emit(x, v);
-        for (std::uint32_t j = incoming_begin_[m]; j < incoming_begin_[m + 1]; ++j) emit(incoming_value_[j], v);
-      }
-    });
+    shared_plan_ = prepared != nullptr && dependents_ == &s_->dependents && prepared->order() == this->opt_.order
+                       ? &prepared->plan_
+                       : nullptr;
+    r.roots_ = s_->roots;
+    r.block_reached_.assign(s_->block_count, false);
+    edge_live_.assign(s_->edge_target.size(), false);
     return true;
   }
 
@@ -847,68 +747,47 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     return false;
   }
 
-  /// Fast path of the plan: when every def-use edge goes forward in index
-  /// order (values numbered in program order, no cycles), that order is a
-  /// topological order without widening points, which both the weak
-  /// topological order and the reverse post-order would also be.
-  template <class G>
-  bool plan_in_index_order(const G& g) {
-    const std::size_t n = Traits::count(prog_);
+  void prepare(Result& r) {
     if constexpr (has_cfg) {
-      for (std::size_t v = 0; v < n; ++v) {
-        for (const std::uint32_t w : dependents_.targets(v)) {
-          if (w <= v) return false;
-        }
-      }
-      plan_.order.resize(n);
-      plan_.position.resize(n);
-      for (std::size_t v = 0; v < n; ++v) {
-        plan_.order[v] = static_cast<std::uint32_t>(v);
-        plan_.position[v] = static_cast<std::uint32_t>(v);
+      if (shared_plan_ != nullptr) {
+        plan_ = shared_plan_;
+      } else {
+        own_plan_ = plan_over_dependents(*dependents_, this->opt_.order);
+        plan_ = &own_plan_;
       }
     } else {
-      plan_.position.assign(n, no_position);
-      plan_.order.clear();
-      plan_.order.reserve(n);
-      for (const auto& v : vertex_range(g)) {
-        plan_.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan_.order.size());
-        plan_.order.push_back(v);
-      }
-      for (std::size_t p = 0; p < plan_.order.size(); ++p) {
-        for (const auto& e : out_edge_range(g, plan_.order[p])) {
-          if (plan_.position[vertex_index(g, target(e, g))] <= p) return false;
-        }
-      }
+      plan_in_index_order_or_ordered();
     }
-    plan_.widening_point.assign(plan_.order.size(), false);
-    plan_.components.clear();
-    return true;
-  }
-
-  void prepare(Result& r) {
-    const auto& g = dependency_graph();
-    if (!plan_in_index_order(g)) {
-      // Every value is a root. Trying roots from the last to the first makes
-      // the order exactly the index order wherever that order is already
-      // topological (values numbered in program order), so visits, traces and
-      // debug logs follow the program; otherwise it is still a valid order.
-      using V = vertex_t<std::remove_cvref_t<decltype(g)>>;
-      std::vector<V> roots;
-      roots.reserve(vertex_count(g));
-      for (const auto& v : vertex_range(g)) roots.push_back(v);
-      std::reverse(roots.begin(), roots.end());
-      plan_ = make_iteration_plan(g, roots, this->opt_.order);
-    }
-    this->reset(plan_.order.size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, plan_);
+    this->reset(plan_->order.size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, *plan_);
     narrowing_ = false;
   }
 
-  [[nodiscard]] const auto& dependency_graph() const {
-    if constexpr (has_cfg) {
-      return dependents_;
-    } else {
-      return prog_;
+  /// Without a CFG: the def-use graph's vertex order when every edge goes
+  /// forward in it, otherwise the requested order over every vertex as a
+  /// root, tried from the last to the first (see `plan_over_dependents`).
+  void plan_in_index_order_or_ordered() {
+    const Prog& g = prog_;
+    IterationPlan<PlanVertex>& plan = own_plan_;
+    plan_ = &own_plan_;
+    const std::size_t n = Traits::count(g);
+    plan.position.assign(n, no_position);
+    plan.order.clear();
+    plan.order.reserve(n);
+    for (const auto& v : vertex_range(g)) {
+      plan.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan.order.size());
+      plan.order.push_back(v);
     }
+    for (std::size_t p = 0; p < plan.order.size(); ++p) {
+      for (const auto& e : out_edge_range(g, plan.order[p])) {
+        if (plan.position[vertex_index(g, target(e, g))] <= p) {
+          std::vector<PlanVertex> roots(plan.order.rbegin(), plan.order.rend());
+          plan = make_iteration_plan(g, roots, this->opt_.order);
+          return;
+        }
+      }
+    }
+    plan.widening_point.assign(plan.order.size(), false);
+    plan.components.clear();
   }
 
   void reset_values(Result& r, const std::vector<bool>& affected) {
@@ -924,16 +803,11 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   }
 
   void finish(Result& r) {
-    std::size_t bytes = plan_.bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
+    std::size_t bytes = plan_->bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
                         r.visits_.capacity() * sizeof(std::uint32_t) + operand_scratch_.capacity() * sizeof(const L*);
     if constexpr (has_cfg) {
-      bytes += dependents_.bytes() + member_operands_.bytes() + block_members_.bytes() + branch_operands_.bytes() +
-               branch_users_.bytes() + out_edges_.bytes() + r.block_reached_.capacity() / 8 +
-               is_entry_.capacity() / 8 + edge_live_.capacity() / 8 +
-               (block_of_.capacity() + argument_position_.capacity() + member_position_.capacity() +
-                edge_target_.capacity() + edge_source_.capacity() + incoming_begin_.capacity() +
-                incoming_edge_.capacity() + incoming_value_.capacity()) *
-                   sizeof(std::uint32_t);
+      bytes += s_->bytes() + own_operands_.bytes() + own_dependents_.bytes() + r.block_reached_.capacity() / 8 +
+               edge_live_.capacity() / 8;
     }
     r.stats_.bookkeeping_bytes = bytes;
   }
@@ -945,30 +819,20 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   const Prog& prog_;
   const P& p_;
   O& obs_;
+  const Prepared* prepared_;
   Result* r_ = nullptr;
-  IterationPlan<PlanVertex> plan_;
+  IterationPlan<PlanVertex> own_plan_;
+  const IterationPlan<PlanVertex>* plan_ = &own_plan_;
+  const IterationPlan<PlanVertex>* shared_plan_ = nullptr;  // the prepared index's, when it serves
   std::vector<const L*> operand_scratch_;
   bool narrowing_ = false;
-  // Derived from the shape (with a CFG).
-  std::size_t block_count_ = 0;
-  std::vector<std::optional<Value>> value_handles_;  // unless values are their own index
-  std::vector<std::optional<Block>> block_handles_;
-  Array<std::uint32_t> block_of_;           // by value: block index, or none
-  Array<std::uint32_t> argument_position_;  // by value: argument position, or none (op result)
-  Array<std::uint32_t> member_position_;    // by value: its position among the blocks' members, or none
-  CsrGraph member_operands_;                // by member position: operand indices (op results)
-  CsrGraph dependents_;                     // by value: values computed from it
-  CsrGraph block_members_;                  // by block: arguments, then op results (value indices)
-  CsrGraph branch_operands_;                // by block: what its terminator branches on
-  CsrGraph branch_users_;                   // by value: blocks whose terminator branches on it
-  std::vector<bool> is_entry_;
-  std::vector<std::uint32_t> entry_indices_;
-  std::vector<typename CfgEdgeOf<Prog>::type> edges_;
-  Array<std::uint32_t> edge_target_, edge_source_;  // by edge (numbered by target block)
-  CsrGraph out_edges_;                              // by block: its out-edges' numbers
+  // The shape's arrays (with a CFG): the prepared index's or `own_`.
+  typename ShapeArraysOf<Prog>::type own_;
+  const typename ShapeArraysOf<Prog>::type* s_ = &own_;
+  CsrGraph own_operands_, own_dependents_;   // a prepared shape's, with the problem's extra operands
+  const CsrGraph* operands_ = nullptr;       // by member position: operand indices (op results)
+  const CsrGraph* dependents_ = nullptr;     // by value: values computed from it
   std::vector<bool> edge_live_;
-  Array<std::uint32_t> incoming_begin_;                 // by member position
-  Array<std::uint32_t> incoming_edge_, incoming_value_;  // what each in-edge passes to the argument
   std::vector<std::uint32_t> pending_blocks_;
   std::vector<const L*> branch_scratch_;
 };
@@ -991,6 +855,20 @@ template <SparseProgram Prog, class P, class O = NoObserver>
 [[nodiscard]] SparseResult<Prog, lattice_t<P>> solve_sparse(const Prog& program, const P& problem,
                                                             const SolverOptions& options = {}, O&& observer = O{}) {
   detail::SparseEngine<Prog, P, std::remove_reference_t<O>> engine(program, problem, options, observer);
+  return engine.run();
+}
+
+/// Solves a sparse problem over a shape prepared once (`SsaProgramIndex`):
+/// the same answer as `solve_sparse(index.program(), problem, options)`,
+/// without deriving the shape's arrays again (nor its plan, when
+/// `options.order` is the index's order and the problem has no
+/// `extra_operands`). An index whose shape was invalid gives `invalid_input`.
+template <SsaProgram Prog, class P, class O = NoObserver>
+  requires SparseProblem<P, Prog>
+[[nodiscard]] SparseResult<Prog, lattice_t<P>> solve_sparse(const SsaProgramIndex<Prog>& index, const P& problem,
+                                                            const SolverOptions& options = {}, O&& observer = O{}) {
+  detail::SparseEngine<Prog, P, std::remove_reference_t<O>> engine(index.program(), problem, options, observer,
+                                                                    &index);
   return engine.run();
 }
 

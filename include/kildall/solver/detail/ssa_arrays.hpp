@@ -1,0 +1,326 @@
+#pragma once
+/// \file
+/// Internal: the compact index arrays the sparse solver derives from an
+/// `SsaProgram` shape (each value's block and argument position, its
+/// operands, its dependents, the CFG's edges, each block's branch operands,
+/// what each in-edge passes to each argument), and the plan over its
+/// dependents. Derived once per shape by `SsaProgramIndex`, or by a solve
+/// that was handed the shape itself.
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include <kildall/graph/concepts.hpp>
+#include <kildall/graph/ssa_program.hpp>
+#include <kildall/solver/detail/csr_graph.hpp>
+#include <kildall/solver/detail/iteration_plan.hpp>
+#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/solver/options.hpp>
+
+namespace kildall::detail {
+
+/// No extra operands (the callable `SsaArrays::derive` takes from a problem without them).
+struct NoExtraOperands {
+  template <class V, class Add>
+  bool operator()(const V&, Add&&) const noexcept {
+    return true;
+  }
+};
+
+/// The index arrays of one shape. Values and blocks are numbered by the
+/// shape's own indices; edges by target block; members (a block's arguments,
+/// then its op results) by block.
+template <SsaProgram Prog>
+struct SsaArrays {
+  using Value = ssa_value_t<Prog>;
+  using Cfg = ssa_cfg_t<Prog>;
+  using Block = vertex_t<Cfg>;
+  using Edge = edge_t<Cfg>;
+  template <class T>
+  using Array = std::vector<T, LargeArrayAllocator<T>>;
+  static constexpr std::uint32_t none = no_position;
+  /// Whether a value is its own index (no handle table kept).
+  static constexpr bool identity_values =
+      std::is_integral_v<Value> && !requires(const Prog& s, const Value& v) { s.value_index(v); };
+
+  bool valid = false;  // false: the shape names a value or block outside its own numbering
+  std::size_t value_count = 0;
+  std::size_t block_count = 0;
+  std::vector<Block> roots;                          // the shape's entries, as given
+  std::vector<std::optional<Value>> value_handles;  // unless values are their own index
+  std::vector<std::optional<Block>> block_handles;
+  Array<std::uint32_t> block_of;           // by value: block index, or none
+  Array<std::uint32_t> argument_position;  // by value: argument position, or none (op result)
+  Array<std::uint32_t> member_position;    // by value: its position among the blocks' members, or none
+  CsrGraph member_operands;                // by member position: operand indices (op results)
+  CsrGraph dependents;                     // by value: values computed from it
+  CsrGraph block_members;                  // by block: arguments, then op results (value indices)
+  CsrGraph branch_operands;                // by block: what its terminator branches on
+  CsrGraph branch_users;                   // by value: blocks whose terminator branches on it
+  std::vector<bool> is_entry;
+  std::vector<std::uint32_t> entry_indices;
+  std::vector<Edge> edges;
+  Array<std::uint32_t> edge_target, edge_source;         // by edge (numbered by target block)
+  CsrGraph out_edges;                                    // by block: its out-edges' numbers
+  Array<std::uint32_t> incoming_begin;                   // by member position
+  Array<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
+
+  /// The value handle with index `vi`.
+  [[nodiscard]] Value value_at(std::size_t vi) const {
+    if constexpr (identity_values) {
+      return static_cast<Value>(vi);
+    } else {
+      return *value_handles[vi];
+    }
+  }
+
+  /// Derives every array from `prog`; `extra(v, add)` may `add` more operands
+  /// of op result `v` (a problem's `extra_operands`; `add` returns false for
+  /// a value outside the numbering, and so must `extra` then). Returns (and
+  /// leaves in `valid`) false when the shape names a value or block outside
+  /// its own numbering, places a value twice, or passes more values over an
+  /// edge than the target has arguments.
+  template <class Extra>
+  bool derive(const Prog& prog, Extra&& extra) {
+    valid = derive_arrays(prog, extra);
+    return valid;
+  }
+
+  /// `member_operands` of `base` with each op result's extra operands
+  /// appended, and the dependents of that union, into `operands` and
+  /// `dependents_out`. Returns false (an extra operand outside the numbering)
+  /// or sets `any` when some op result had extra operands at all.
+  template <class Extra>
+  bool with_extra_operands(const Prog& prog, Extra&& extra, CsrGraph& operands, CsrGraph& dependents_out,
+                           bool& any) const {
+    const std::size_t n = value_count;
+    const auto members = block_members.targets_all();
+    operands.start_rows(members.size(), member_operands.pushed() + members.size());
+    any = false;
+    auto add = [&](const Value& x) {
+      const std::size_t xi = kildall::value_index(prog, x);
+      if (xi >= n) return false;
+      operands.push(static_cast<std::uint32_t>(xi));
+      any = true;
+      return true;
+    };
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      for (const std::uint32_t x : member_operands.targets(m)) operands.push(x);
+      const std::uint32_t v = members[m];
+      if (argument_position[v] == none && !extra(value_at(v), add)) return false;
+      operands.end_row();
+    }
+    if (any) build_dependents(operands, dependents_out);
+    return true;
+  }
+
+  /// The dependents of every value given each member's operands: an op
+  /// result depends on its operands, an argument on what is forwarded to it.
+  void build_dependents(const CsrGraph& operands, CsrGraph& out) const {
+    const auto members = block_members.targets_all();
+    out.assign_counted(value_count, [&](auto&& emit) {
+      for (std::size_t m = 0; m < members.size(); ++m) {
+        const std::uint32_t v = members[m];
+        for (const std::uint32_t x : operands.targets(m)) emit(x, v);
+        for (std::uint32_t j = incoming_begin[m]; j < incoming_begin[m + 1]; ++j) emit(incoming_value[j], v);
+      }
+    });
+  }
+
+  /// Bytes held by the arrays.
+  [[nodiscard]] std::size_t bytes() const noexcept {
+    return dependents.bytes() + member_operands.bytes() + block_members.bytes() + branch_operands.bytes() +
+           branch_users.bytes() + out_edges.bytes() + is_entry.capacity() / 8 +
+           (block_of.capacity() + argument_position.capacity() + member_position.capacity() + edge_target.capacity() +
+            edge_source.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
+            incoming_value.capacity() + entry_indices.capacity()) *
+               sizeof(std::uint32_t) +
+           value_handles.capacity() * sizeof(std::optional<Value>) +
+           block_handles.capacity() * sizeof(std::optional<Block>) + edges.capacity() * sizeof(Edge) +
+           roots.capacity() * sizeof(Block);
+  }
+
+ private:
+  template <class Extra>
+  bool derive_arrays(const Prog& prog, Extra& extra) {
+    const auto& cfg = prog.cfg();
+    const std::size_t n = static_cast<std::size_t>(prog.value_count());
+    const std::size_t nb = vertex_count(cfg);
+    value_count = n;
+    block_count = nb;
+    block_handles.assign(nb, std::nullopt);
+    for (const auto& b : vertex_range(cfg)) {
+      const std::size_t bi = vertex_index(cfg, b);
+      if (bi >= nb) return false;
+      block_handles[bi].emplace(b);
+    }
+    is_entry.assign(nb, false);
+    entry_indices.clear();
+    roots.clear();
+    auto add_entry = [&](const Block& b) {
+      const std::size_t bi = vertex_index(cfg, b);
+      if (bi >= nb) return false;
+      roots.push_back(b);
+      if (!is_entry[bi]) entry_indices.push_back(static_cast<std::uint32_t>(bi));
+      is_entry[bi] = true;
+      return true;
+    };
+    const auto& entries = prog.entries();
+    if constexpr (std::convertible_to<decltype(entries), Block>) {
+      if (!add_entry(static_cast<Block>(entries))) return false;
+    } else {
+      for (const auto& b : entries) {
+        if (!add_entry(static_cast<Block>(b))) return false;
+      }
+    }
+    if constexpr (!identity_values) value_handles.assign(n, std::nullopt);
+    block_of.assign(n, none);
+    argument_position.assign(n, none);
+    member_position.assign(n, none);
+    // Each block's members (its arguments, then its op results) and branch
+    // operands, in block order; every op result's operands, in member order.
+    block_members.start_rows(nb, n);
+    branch_operands.start_rows(nb);
+    member_operands.start_rows(n, 2 * n);
+    auto place = [&](const Value& v, std::size_t bi, std::uint32_t argument) {
+      const std::size_t vi = kildall::value_index(prog, v);
+      if (vi >= n || member_position[vi] != none) return false;  // outside the numbering, or in two places
+      if constexpr (!identity_values) value_handles[vi].emplace(v);
+      block_of[vi] = static_cast<std::uint32_t>(bi);
+      argument_position[vi] = argument;
+      member_position[vi] = static_cast<std::uint32_t>(block_members.pushed());
+      block_members.push(static_cast<std::uint32_t>(vi));
+      return true;
+    };
+    auto add_operand = [&](const Value& x) {
+      const std::size_t xi = kildall::value_index(prog, x);
+      if (xi >= n) return false;
+      member_operands.push(static_cast<std::uint32_t>(xi));
+      return true;
+    };
+    for (std::size_t bi = 0; bi < nb; ++bi) {
+      const Block b = *block_handles[bi];
+      std::uint32_t position = 0;
+      for (const auto& a : prog.block_arguments(b)) {
+        if (!place(a, bi, position++)) return false;
+        member_operands.end_row();
+      }
+      for (const auto& v : prog.block_values(b)) {
+        if (!place(v, bi, none)) return false;
+        for (const auto& x : prog.operands(v)) {
+          if (!add_operand(x)) return false;
+        }
+        if (!extra(v, add_operand)) return false;
+        member_operands.end_row();
+      }
+      block_members.end_row();
+      if constexpr (SsaProgramWithBranchOperands<Prog>) {
+        for (const auto& x : prog.branch_operands(b)) {
+          const std::size_t xi = kildall::value_index(prog, x);
+          if (xi >= n) return false;
+          branch_operands.push(static_cast<std::uint32_t>(xi));
+        }
+      }
+      branch_operands.end_row();
+    }
+    branch_users.assign_counted(n, [&](auto&& emit) {
+      for (std::size_t b = 0; b < nb; ++b) {
+        for (const std::uint32_t x : branch_operands.targets(b)) emit(x, static_cast<std::uint32_t>(b));
+      }
+    });
+    // CFG edges, numbered by target block; for each argument, what each in-edge passes to it.
+    edges.clear();
+    edge_target.clear();
+    edge_source.clear();
+    incoming_begin.assign(1, 0);
+    incoming_begin.reserve(block_members.pushed() + 1);
+    incoming_edge.clear();
+    incoming_value.clear();
+    std::vector<std::uint32_t> forwarded;      // this block's in-edges' forwarded values, flat
+    std::vector<std::uint32_t> forwarded_end;  // per in-edge: end of its values in `forwarded`
+    for (std::size_t ti = 0; ti < nb; ++ti) {
+      const auto members = block_members.targets(ti);
+      std::size_t arguments = 0;
+      while (arguments < members.size() && argument_position[members[arguments]] != none) ++arguments;
+      forwarded.clear();
+      forwarded_end.clear();
+      const auto first_edge = static_cast<std::uint32_t>(edges.size());
+      for (const auto& e : in_edge_range(cfg, *block_handles[ti])) {
+        const std::size_t si = vertex_index(cfg, source(e, cfg));
+        if (si >= nb) return false;
+        edges.push_back(e);
+        edge_target.push_back(static_cast<std::uint32_t>(ti));
+        edge_source.push_back(static_cast<std::uint32_t>(si));
+        const std::size_t before = forwarded.size();
+        for (const auto& x : prog.forwarded_operands(e)) {
+          const std::size_t xi = kildall::value_index(prog, x);
+          if (xi >= n) return false;
+          forwarded.push_back(static_cast<std::uint32_t>(xi));
+        }
+        if (forwarded.size() - before > arguments) return false;  // more values than arguments
+        forwarded_end.push_back(static_cast<std::uint32_t>(forwarded.size()));
+      }
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        if (i < arguments) {
+          std::uint32_t begin = 0;
+          for (std::size_t j = 0; j < forwarded_end.size(); ++j) {
+            if (begin + i < forwarded_end[j]) {
+              incoming_edge.push_back(first_edge + static_cast<std::uint32_t>(j));
+              incoming_value.push_back(forwarded[begin + i]);
+            }
+            begin = forwarded_end[j];
+          }
+        }
+        incoming_begin.push_back(static_cast<std::uint32_t>(incoming_edge.size()));
+      }
+    }
+    out_edges.assign_counted(nb, [&](auto&& emit) {
+      for (std::uint32_t k = 0; k < edge_source.size(); ++k) emit(edge_source[k], k);
+    });
+    build_dependents(member_operands, dependents);
+    return true;
+  }
+};
+
+/// The plan over a dependents graph of `[0, n)`. When every def-use edge goes
+/// forward in index order (values numbered in program order, no cycles),
+/// that order is a topological order without widening points, which both the
+/// weak topological order and the reverse post-order would also be, and is
+/// taken as is. Otherwise every value is a root; trying roots from the last
+/// to the first makes the order exactly the index order wherever that order
+/// is already topological, so visits, traces and debug logs follow the
+/// program.
+[[nodiscard]] inline IterationPlan<std::uint32_t> plan_over_dependents(const CsrGraph& dependents,
+                                                                       IterationOrder how) {
+  const std::size_t n = dependents.size();
+  bool forward = true;
+  for (std::size_t v = 0; v < n && forward; ++v) {
+    for (const std::uint32_t w : dependents.targets(v)) {
+      if (w <= v) {
+        forward = false;
+        break;
+      }
+    }
+  }
+  if (!forward) {
+    std::vector<std::uint32_t> roots(n);
+    for (std::size_t v = 0; v < n; ++v) roots[v] = static_cast<std::uint32_t>(n - 1 - v);
+    return make_iteration_plan(dependents, roots, how);
+  }
+  IterationPlan<std::uint32_t> plan;
+  plan.order.resize(n);
+  plan.position.resize(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    plan.order[v] = static_cast<std::uint32_t>(v);
+    plan.position[v] = static_cast<std::uint32_t>(v);
+  }
+  plan.widening_point.assign(n, false);
+  return plan;
+}
+
+}  // namespace kildall::detail
