@@ -2,7 +2,10 @@
 // including irreducible ones, with a gen/kill problem) and independent sparse
 // analyses of the reference IR (SCCP and integer ranges on random programs
 // with loops, sharing one read-only OpRegistry, with their rewrites) run from
-// several threads at once must give exactly the sequential answers. The oracle
+// several threads at once must give exactly the sequential answers; so must
+// SCCP and integer ranges solved from several threads over one shared,
+// read-only SsaProgramIndex per function (the oracle there: solves over the
+// shape itself). The oracle
 // is the sequential run of the same code; the ThreadSanitizer preset (`tsan`)
 // runs this file to catch data races the comparison cannot see.
 #include <doctest/doctest.h>
@@ -17,6 +20,7 @@
 
 #include <kildall/ir.hpp>
 #include <kildall/solver/dense.hpp>
+#include <kildall/solver/ssa_program_index.hpp>
 #include <kildall/solver/verify.hpp>
 
 #include "../ir/random_programs.hpp"
@@ -94,6 +98,17 @@ std::string analyse_program(const std::string& text, const kildall::ir::OpRegist
   return out;
 }
 
+/// Whether two sparse results hold the same states for values [0, n).
+template <class R>
+bool same_states(const R& a, const R& b, std::size_t n) {
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto* x = a.lookup(v);
+    const auto* y = b.lookup(v);
+    if ((x == nullptr) != (y == nullptr) || (x != nullptr && !(*x == *y))) return false;
+  }
+  return a.status() == b.status();
+}
+
 }  // namespace
 
 TEST_CASE("independent dense solves from several threads equal the sequential solves") {
@@ -137,4 +152,36 @@ TEST_CASE("independent SCCP and integer-range analyses from several threads equa
     CAPTURE(i);
     CHECK(parallel[i] == sequential[i]);
   }
+}
+
+TEST_CASE("SCCP and integer ranges from several threads over one shared SsaProgramIndex equal solves over the shape") {
+  using namespace kildall::ir;
+  const OpRegistry registry;
+  std::size_t functions = 0;
+  for (unsigned seed = 0; seed < 24; ++seed) {
+    CAPTURE(seed);
+    testing::ProgramShape program_shape;
+    program_shape.widths = {static_cast<unsigned>(3 + seed % 6), 8};
+    program_shape.blocks = 2 + seed % 9;
+    program_shape.ops_per_block = 8;
+    const Module module = parse_and_verify(testing::random_program(seed, program_shape), registry, "random.mlir");
+    for (const Function& fn : module.functions) {
+      const FunctionShape shape(fn);
+      const kildall::SsaProgramIndex index(shape);  // shared, read-only, by every thread
+      const SccpProblem sccp(shape, registry);       // has extra operands: layered per solve
+      const IntRangeProblem ranges(shape);
+      const auto sccp_expected = kildall::solve_sparse(shape, sccp);
+      const auto ranges_expected = kildall::solve_sparse(shape, ranges);
+      std::vector<int> agreed(8, 0);
+      in_parallel(agreed.size(), [&](std::size_t i) {
+        const bool ok = i % 2 == 0 ? same_states(kildall::solve_sparse(index, sccp), sccp_expected, fn.values.size())
+                                   : same_states(kildall::solve_sparse(index, ranges), ranges_expected,
+                                                 fn.values.size());
+        agreed[i] = ok ? 1 : 0;
+      });
+      for (const int a : agreed) CHECK(a == 1);
+      ++functions;
+    }
+  }
+  CHECK(functions >= 24);
 }

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <random>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "classic_analyses/constant_propagation.hpp"
@@ -110,33 +109,4 @@ TEST_CASE("an index of an invalid shape is not valid, and a solve over it report
   const auto r = kildall::solve_sparse(index, sccp);
   CHECK(r.status() == kildall::SolveStatus::invalid_input);
   CHECK(r.lookup(0) == nullptr);
-}
-
-TEST_CASE("solves over one index from two threads agree with a solve over the shape") {
-  std::mt19937 rng(11);
-  const classic::SsaProgram program = classic::random_ssa_program(rng, 12);
-  const auto cfg = classic::control_flow_graph(program);
-  const auto shape = classic::ssa_shape(program, cfg);
-  const kildall::SsaProgramIndex index(shape);
-  const Sccp sccp{&shape};
-  const auto expected = kildall::solve_sparse(shape, sccp);
-  std::vector<int> agreed(2, 0);
-  {
-    std::vector<std::jthread> threads;
-    for (int t = 0; t < 2; ++t) {
-      threads.emplace_back([&, t] {
-        for (int i = 0; i < 50; ++i) {
-          const auto r = kildall::solve_sparse(index, sccp);
-          bool same = r.converged();
-          for (std::size_t v = 0; v < program.values.size() && same; ++v) {
-            same = (r.lookup(v) == nullptr) == (expected.lookup(v) == nullptr) &&
-                   (r.lookup(v) == nullptr || *r.lookup(v) == *expected.lookup(v));
-          }
-          agreed[static_cast<std::size_t>(t)] += same ? 1 : 0;
-        }
-      });
-    }
-  }
-  CHECK(agreed[0] == 50);
-  CHECK(agreed[1] == 50);
 }
