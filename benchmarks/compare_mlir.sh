@@ -5,6 +5,9 @@
 #   benchmarks/compare_mlir.sh [build-dir]        (default: build/release)
 #
 # Environment: SHAPES="dag cfg const"  SIZES="1000 10000 100000 1000000"  RUNS=3
+#              LAYOUTS="split single" (split: functions of 10,000 ops; single: the
+#              whole size in one function, labelled <shape>-single; sizes up
+#              to 10,000 are one function either way and measured once)
 #              FACTS_MAX=100000 (largest size whose facts are compared)
 #              WORK=<dir for the generated files> (default: a temporary directory)
 #
@@ -65,10 +68,19 @@ run() {
     "$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.3f", u + s}')" "$pass_seconds" "$rss" >> "$measurements"
 }
 
-for shape in $SHAPES; do
+LAYOUTS=${LAYOUTS:-"split single"}
+
+for layout in $LAYOUTS; do
+for generated in $SHAPES; do
   for size in $SIZES; do
+    if [[ $layout == single ]]; then
+      ((size > 10000)) || continue  # already one function in the split layout
+      shape=$generated-single per_function=$size
+    else
+      shape=$generated per_function=10000
+    fi
     file=$work/$shape.$size.mlir
-    "$generator" "$shape" "$size" 1 > "$file"
+    "$generator" "$generated" "$size" 1 "$per_function" > "$file"
     for pass in sccp int-range-optimizations; do
       for ((r = 0; r < RUNS; ++r)); do
         run kildall "$pass" 'SCCP|IntRangeOptimizations' "$shape" "$size" \
@@ -88,6 +100,7 @@ for shape in $SHAPES; do
     fi
     echo "  measured $shape $size (load average $(cut -d' ' -f1 /proc/loadavg))"
   done
+done
 done
 
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,8 @@
 // Solver-only cost of kildall's SCCP and integer-range analyses on the
 // programs of benchmarks/compare_mlir.sh (benchmarks/mlir_program_generator.hpp,
-// seed 1), per shape and size: parsing is done once, outside the timed loop;
+// seed 1), per shape, size and function size (the second argument: ops per
+// function; 10,000 as in compare_mlir.sh's split files, or the whole size in
+// one function): parsing is done once, outside the timed loop;
 // every iteration runs the analysis of every function of the module (building
 // the def-use and CFG views included, as a pass would). Counters:
 //   time_per_op         CPU time per op of the input (terminators included)
@@ -20,6 +22,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <tuple>
 #include <utility>
 
 #include <kildall/ir.hpp>
@@ -66,14 +69,15 @@ namespace {
 using namespace kildall::ir;
 using kildall::bench::ProgramShape;
 
-/// The parsed module of one shape and size (parsed once per process).
-const Module& program(ProgramShape shape, std::size_t ops) {
+/// The parsed module of one shape, size and function size (parsed once per process; the last one only).
+const Module& program(ProgramShape shape, std::size_t ops, std::size_t per_function) {
   static const OpRegistry registry;
-  static std::map<std::pair<int, std::size_t>, Module> modules;
-  const auto key = std::pair{static_cast<int>(shape), ops};
+  static std::map<std::tuple<int, std::size_t, std::size_t>, Module> modules;
+  const auto key = std::tuple{static_cast<int>(shape), ops, per_function};
   auto it = modules.find(key);
   if (it == modules.end()) {
-    const std::string text = kildall::bench::generate_mlir_program(shape, ops, 1);
+    modules.clear();  // one 1e6-op module at a time
+    const std::string text = kildall::bench::generate_mlir_program(shape, ops, 1, per_function);
     it = modules.emplace(key, parse_and_verify(text, registry, "generated.mlir")).first;
   }
   return it->second;
@@ -82,7 +86,7 @@ const Module& program(ProgramShape shape, std::size_t ops) {
 template <class Analysis>
 void run(benchmark::State& state, ProgramShape shape) {
   const auto ops = static_cast<std::size_t>(state.range(0));
-  const Module& module = program(shape, ops);
+  const Module& module = program(shape, ops, static_cast<std::size_t>(state.range(1)));
   std::size_t visits = 0;
   std::size_t peak = 0;
   std::size_t allocated = 0;
@@ -120,8 +124,11 @@ void BM_IntRange_Dag(benchmark::State& s) { run<IntRangeAnalysis>(s, ProgramShap
 void BM_IntRange_Cfg(benchmark::State& s) { run<IntRangeAnalysis>(s, ProgramShape::cfg); }
 void BM_IntRange_Const(benchmark::State& s) { run<IntRangeAnalysis>(s, ProgramShape::constant_heavy); }
 
+/// {ops, ops per function}: the split layout at every size, and one function at 1e5 and 1e6.
 void sizes(benchmark::internal::Benchmark* b) {
-  b->RangeMultiplier(10)->Range(1'000, 1'000'000)->Unit(benchmark::kMillisecond);
+  for (const std::int64_t ops : {1'000, 10'000, 100'000, 1'000'000}) b->Args({ops, std::min<std::int64_t>(ops, 10'000)});
+  for (const std::int64_t ops : {100'000, 1'000'000}) b->Args({ops, ops});
+  b->Unit(benchmark::kMillisecond);
 }
 BENCHMARK(BM_Sccp_Dag)->Apply(sizes);
 BENCHMARK(BM_Sccp_Cfg)->Apply(sizes);
