@@ -83,3 +83,49 @@ TEST_CASE("unnamed values print with fresh numbers that avoid source names") {
   CHECK(rewriter.constant_name(Type::i1(), 1) == "true");
   CHECK(rewriter.constant_name(Type::index(), 3) == "c3_index");
 }
+
+TEST_CASE("unique_name gives the least free suffix, as a search over every name in use does (2,000 random requests)") {
+  // Oracle: the set of names in use, searched from suffix 0 on every request.
+  const OpRegistry registry;
+  Module m = parse_and_verify(R"(func.func @f(%a: i32) -> i32 {
+  %c0_i32 = arith.constant 0 : i32
+  %c0_i32_1 = arith.constant 0 : i32
+  %x = arith.addi %a, %a : i32
+  %x_0 = arith.addi %x, %c0_i32 : i32
+  %y = arith.addi %x_0, %c0_i32_1 : i32
+  return %y : i32
+}
+)",
+                              registry);
+  Function& fn = m.functions[0];
+  Rewriter rewriter(fn);
+  std::vector<std::string> used;
+  for (ValueId v = 0; v < fn.values.size(); ++v) {
+    if (!fn.value_name(v).empty()) used.emplace_back(fn.value_name(v));
+  }
+  auto taken = [&](const std::string& name) {
+    for (const std::string& u : used) {
+      if (u == name) return true;
+    }
+    return false;
+  };
+  const std::string bases[] = {"c0_i32", "x", "y", "a", "fresh", "x_0"};
+  const ValueId target = fn.values.size() - 1;
+  std::uint32_t state = 12345;
+  std::size_t suffixed = 0;
+  for (int i = 0; i < 2000; ++i) {
+    state = state * 1103515245U + 12345U;
+    const std::string& base = bases[(state >> 16) % 6];
+    std::string expected = base;
+    for (std::size_t n = 0; taken(expected); ++n) expected = base + "_" + std::to_string(n);
+    const std::string got = rewriter.unique_name(base);
+    REQUIRE(got == expected);
+    suffixed += got != base ? 1 : 0;
+    if ((state >> 8) % 3 != 0) {  // most names are taken; some requests are dropped
+      rewriter.set_name(target, got);
+      used.push_back(got);
+    }
+  }
+  CHECK(suffixed > 1000);
+  CHECK(rewriter.unique_name("c0_i32") != "c0_i32_1");  // taken since parsing
+}

@@ -55,7 +55,7 @@ class CfgView {
     }
     for (std::size_t b = 0; b < n; ++b) in_begin_[b + 1] += in_begin_[b];
     in_.resize(out_.size());
-    std::vector<std::uint32_t> fill(in_begin_.begin(), in_begin_.end() - 1);
+    BodyArray<std::uint32_t> fill(in_begin_.begin(), in_begin_.end() - 1);
     for (const CfgEdge& e : out_) in_[fill[e.target]++] = e;
   }
 
@@ -78,10 +78,10 @@ class CfgView {
 
  private:
   const Function* fn_;
-  std::vector<CfgEdge> out_;
-  std::vector<CfgEdge> in_;
-  std::vector<std::uint32_t> out_begin_;
-  std::vector<std::uint32_t> in_begin_;
+  BodyArray<CfgEdge> out_;
+  BodyArray<CfgEdge> in_;
+  BodyArray<std::uint32_t> out_begin_;
+  BodyArray<std::uint32_t> in_begin_;
 };
 
 /// Boost.Graph traversal category of `CfgView`.

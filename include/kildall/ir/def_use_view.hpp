@@ -47,8 +47,8 @@ class DefUseView {
   /// of a value that is not an operand, e.g. `a` for `(a + b) - b`, and to be revisited when it changes.
   DefUseView(const Function& fn, std::span<const ValueId> extra_dependency) : fn_(&fn) {
     const std::size_t n = fn.values.size();
-    std::vector<DefUseEdge> edges;
-    std::vector<std::uint32_t> user_count(n + 1, 0);
+    BodyArray<DefUseEdge> edges;
+    BodyArray<std::uint32_t> user_count(n + 1, 0);
     for (OpId op = 0; op < fn.ops.size(); ++op) {
       const OpData& o = fn.ops[op];
       if (o.erased) continue;
@@ -77,7 +77,7 @@ class DefUseView {
     user_begin_ = user_count;
     users_.resize(user_count[n]);
     {
-      std::vector<std::uint32_t> fill(user_count.begin(), user_count.end() - 1);
+      BodyArray<std::uint32_t> fill(user_count.begin(), user_count.end() - 1);
       for (OpId op = 0; op < fn.ops.size(); ++op) {
         if (fn.ops[op].erased) continue;
         for (const ValueId used : fn.operands_of(op)) users_[fill[used]++] = op;
@@ -96,8 +96,8 @@ class DefUseView {
     }
     out_.resize(edges.size());
     in_.resize(edges.size());
-    std::vector<std::uint32_t> out_fill(out_begin_.begin(), out_begin_.end() - 1);
-    std::vector<std::uint32_t> in_fill(in_begin_.begin(), in_begin_.end() - 1);
+    BodyArray<std::uint32_t> out_fill(out_begin_.begin(), out_begin_.end() - 1);
+    BodyArray<std::uint32_t> in_fill(in_begin_.begin(), in_begin_.end() - 1);
     for (const DefUseEdge& e : edges) {
       out_[out_fill[e.source]++] = e;
       in_[in_fill[e.target]++] = e;
@@ -123,10 +123,10 @@ class DefUseView {
 
  private:
   const Function* fn_;
-  std::vector<DefUseEdge> out_, in_;
-  std::vector<std::uint32_t> out_begin_, in_begin_;
-  std::vector<OpId> users_;
-  std::vector<std::uint32_t> user_begin_;
+  BodyArray<DefUseEdge> out_, in_;
+  BodyArray<std::uint32_t> out_begin_, in_begin_;
+  BodyArray<OpId> users_;
+  BodyArray<std::uint32_t> user_begin_;
 };
 
 /// Boost.Graph traversal category of `DefUseView`.

@@ -87,8 +87,8 @@ class FunctionShape {
  private:
   const Function* fn_;
   CfgView cfg_;
-  std::vector<ValueId> block_values_;
-  std::vector<std::uint32_t> value_begin_;
+  BodyArray<ValueId> block_values_;
+  BodyArray<std::uint32_t> value_begin_;
 };
 
 }  // namespace kildall::ir

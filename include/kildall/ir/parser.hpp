@@ -144,11 +144,11 @@ class NameTable {
 
 /// The growable arrays of a function body, kept by the parser between functions.
 struct FunctionStorage {
-  std::vector<BlockData> blocks;      ///< Blocks.
-  std::vector<OpData> ops;            ///< Ops.
-  std::vector<ValueData> values;      ///< Values.
-  std::vector<ValueId> operands;      ///< Operands.
-  std::vector<Successor> successors;  ///< Successors.
+  BodyArray<BlockData> blocks;        ///< Blocks.
+  BodyArray<OpData> ops;              ///< Ops.
+  BodyArray<ValueData> values;        ///< Values.
+  BodyArray<ValueId> operands;        ///< Operands.
+  BodyArray<Successor> successors;    ///< Successors.
   std::string names;                  ///< Name arena.
 };
 
@@ -646,7 +646,7 @@ class OpAsmParser {
     if (identity) return;
     std::vector<BlockId> new_id(layout_.size());
     for (std::size_t i = 0; i < layout_.size(); ++i) new_id[layout_[i]] = static_cast<BlockId>(i);
-    std::vector<BlockData> blocks(layout_.size());
+    BodyArray<BlockData> blocks(layout_.size());
     for (std::size_t i = 0; i < layout_.size(); ++i) blocks[i] = fn.blocks[layout_[i]];
     fn.blocks = std::move(blocks);
     for (OpData& op : fn.ops) op.block = new_id[op.block];
