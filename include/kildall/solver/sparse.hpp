@@ -109,9 +109,10 @@ class OperandStates {
 
 namespace detail {
 /// Whether `Prog` is a def-use graph. A type with a `cfg()` member is meant as
-/// a shape, and an `SsaProgramIndex` as a prepared shape; neither is tried as a graph (the partial specialization keeps
-/// `AnalysisGraph` from being instantiated for it), so a shape that misses a
-/// member fails with the shape's concept, not inside Boost's `graph_traits`.
+/// a shape, and an `SsaProgramIndex` as a prepared shape; neither is tried as
+/// a graph (the partial specialization keeps `AnalysisGraph` from being
+/// instantiated for it), so a shape that misses a member fails with the
+/// shape's concept, not inside Boost's `graph_traits`.
 template <class T>
 inline constexpr bool is_ssa_program_index = false;
 template <class Prog>
@@ -393,7 +394,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     r.visits_.assign(n, 0);
     r.stats_.nodes = n;
     if constexpr (has_cfg) {
-      if (!use_shape(r, prepared_)) return r;
+      if (!use_shape(r)) return r;
       prepare(r);
       for (const std::uint32_t b : s_->entry_indices) mark_executable(b);
     } else {
@@ -435,7 +436,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       seeds.push_back(vi);
     }
     if constexpr (has_cfg) {
-      if (!use_shape(r, nullptr)) return r;  // the program may have changed: derive afresh
+      if (!use_shape(r)) return r;
       const auto& cfg = prog_.cfg();
       const std::size_t nb = s_->block_count;
       for (const auto& b : changed_blocks) {
@@ -701,7 +702,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// extra operands over a prepared index gets its own operand rows and
   /// dependents over the union. False (status `invalid_input`) when the
   /// shape names a value or block outside its own numbering.
-  bool use_shape(Result& r, const Prepared* prepared) {
+  bool use_shape(Result& r) {
     auto extra = [this] {
       if constexpr (HasExtraOperands<P, Value>) {
         return [this](const Value& v, auto&& add) {
@@ -714,8 +715,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         return NoExtraOperands{};
       }
     }();
-    if (prepared != nullptr) {
-      s_ = &prepared->arrays_;
+    if (prepared_ != nullptr) {
+      s_ = &prepared_->arrays_;
     } else {
       (void)own_.derive(prog_, extra);
       s_ = &own_;
@@ -725,7 +726,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     dependents_ = &s_->dependents;
     if constexpr (HasExtraOperands<P, Value>) {
       bool any = false;
-      if (prepared != nullptr) {
+      if (prepared_ != nullptr) {
         if (!s_->with_extra_operands(prog_, extra, own_operands_, own_dependents_, any)) return invalid(r);
         if (any) {
           operands_ = &own_operands_;
@@ -733,9 +734,6 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         }
       }
     }
-    shared_plan_ = prepared != nullptr && dependents_ == &s_->dependents && prepared->order() == this->opt_.order
-                       ? &prepared->plan_
-                       : nullptr;
     r.roots_ = s_->roots;
     r.block_reached_.assign(s_->block_count, false);
     edge_live_.assign(s_->edge_target.size(), false);
@@ -749,45 +747,21 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
 
   void prepare(Result& r) {
     if constexpr (has_cfg) {
-      if (shared_plan_ != nullptr) {
-        plan_ = shared_plan_;
+      // The prepared index's plan serves when the solve reads the index's own
+      // dependents (no extra operands layered on) in the index's order.
+      if (prepared_ != nullptr && dependents_ == &prepared_->arrays_.dependents &&
+          prepared_->order() == this->opt_.order) {
+        plan_ = &prepared_->plan_;
       } else {
-        own_plan_ = plan_over_dependents(*dependents_, this->opt_.order);
+        own_plan_ = plan_of_every_vertex(*dependents_, this->opt_.order);
         plan_ = &own_plan_;
       }
     } else {
-      plan_in_index_order_or_ordered();
+      own_plan_ = plan_of_every_vertex(prog_, this->opt_.order);
+      plan_ = &own_plan_;
     }
     this->reset(plan_->order.size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, *plan_);
     narrowing_ = false;
-  }
-
-  /// Without a CFG: the def-use graph's vertex order when every edge goes
-  /// forward in it, otherwise the requested order over every vertex as a
-  /// root, tried from the last to the first (see `plan_over_dependents`).
-  void plan_in_index_order_or_ordered() {
-    const Prog& g = prog_;
-    IterationPlan<PlanVertex>& plan = own_plan_;
-    plan_ = &own_plan_;
-    const std::size_t n = Traits::count(g);
-    plan.position.assign(n, no_position);
-    plan.order.clear();
-    plan.order.reserve(n);
-    for (const auto& v : vertex_range(g)) {
-      plan.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan.order.size());
-      plan.order.push_back(v);
-    }
-    for (std::size_t p = 0; p < plan.order.size(); ++p) {
-      for (const auto& e : out_edge_range(g, plan.order[p])) {
-        if (plan.position[vertex_index(g, target(e, g))] <= p) {
-          std::vector<PlanVertex> roots(plan.order.rbegin(), plan.order.rend());
-          plan = make_iteration_plan(g, roots, this->opt_.order);
-          return;
-        }
-      }
-    }
-    plan.widening_point.assign(plan.order.size(), false);
-    plan.components.clear();
   }
 
   void reset_values(Result& r, const std::vector<bool>& affected) {
@@ -823,7 +797,6 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   Result* r_ = nullptr;
   IterationPlan<PlanVertex> own_plan_;
   const IterationPlan<PlanVertex>* plan_ = &own_plan_;
-  const IterationPlan<PlanVertex>* shared_plan_ = nullptr;  // the prepared index's, when it serves
   std::vector<const L*> operand_scratch_;
   bool narrowing_ = false;
   // The shape's arrays (with a CFG): the prepared index's or `own_`.

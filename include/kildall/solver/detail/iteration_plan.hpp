@@ -129,4 +129,33 @@ template <ForwardAnalysisGraph G, class Roots>
   return plan;
 }
 
+/// The plan of every vertex of `g`, all of them roots. When every edge goes
+/// forward in the graph's vertex order (values numbered in program order, no
+/// cycles), that order is a topological order without widening points, which
+/// both the weak topological order and the reverse post-order would also be,
+/// and is taken as is. Otherwise the order `how` with the roots tried from the
+/// last vertex to the first, which makes it exactly the vertex order wherever
+/// that order is already topological, so visits, traces and debug logs
+/// follow the program.
+template <ForwardAnalysisGraph G>
+[[nodiscard]] IterationPlan<vertex_t<G>> plan_of_every_vertex(const G& g, IterationOrder how) {
+  IterationPlan<vertex_t<G>> plan;
+  plan.position.assign(vertex_count(g), no_position);
+  plan.order.reserve(vertex_count(g));
+  for (const auto& v : vertex_range(g)) {
+    plan.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan.order.size());
+    plan.order.push_back(v);
+  }
+  for (std::size_t p = 0; p < plan.order.size(); ++p) {
+    for (const auto& e : out_edge_range(g, plan.order[p])) {
+      if (plan.position[vertex_index(g, target(e, g))] <= p) {
+        const std::vector<vertex_t<G>> roots(plan.order.rbegin(), plan.order.rend());
+        return make_iteration_plan(g, roots, how);
+      }
+    }
+  }
+  plan.widening_point.assign(plan.order.size(), false);
+  return plan;
+}
+
 }  // namespace kildall::detail

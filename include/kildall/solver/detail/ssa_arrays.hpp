@@ -3,9 +3,8 @@
 /// Internal: the compact index arrays the sparse solver derives from an
 /// `SsaProgram` shape (each value's block and argument position, its
 /// operands, its dependents, the CFG's edges, each block's branch operands,
-/// what each in-edge passes to each argument), and the plan over its
-/// dependents. Derived once per shape by `SsaProgramIndex`, or by a solve
-/// that was handed the shape itself.
+/// what each in-edge passes to each argument). Derived once per shape by
+/// `SsaProgramIndex`, or by a solve that was handed the shape itself.
 
 #include <algorithm>
 #include <concepts>
@@ -20,7 +19,6 @@
 #include <kildall/solver/detail/csr_graph.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
 #include <kildall/solver/detail/large_array_allocator.hpp>
-#include <kildall/solver/options.hpp>
 
 namespace kildall::detail {
 
@@ -286,41 +284,5 @@ struct SsaArrays {
     return true;
   }
 };
-
-/// The plan over a dependents graph of `[0, n)`. When every def-use edge goes
-/// forward in index order (values numbered in program order, no cycles),
-/// that order is a topological order without widening points, which both the
-/// weak topological order and the reverse post-order would also be, and is
-/// taken as is. Otherwise every value is a root; trying roots from the last
-/// to the first makes the order exactly the index order wherever that order
-/// is already topological, so visits, traces and debug logs follow the
-/// program.
-[[nodiscard]] inline IterationPlan<std::uint32_t> plan_over_dependents(const CsrGraph& dependents,
-                                                                       IterationOrder how) {
-  const std::size_t n = dependents.size();
-  bool forward = true;
-  for (std::size_t v = 0; v < n && forward; ++v) {
-    for (const std::uint32_t w : dependents.targets(v)) {
-      if (w <= v) {
-        forward = false;
-        break;
-      }
-    }
-  }
-  if (!forward) {
-    std::vector<std::uint32_t> roots(n);
-    for (std::size_t v = 0; v < n; ++v) roots[v] = static_cast<std::uint32_t>(n - 1 - v);
-    return make_iteration_plan(dependents, roots, how);
-  }
-  IterationPlan<std::uint32_t> plan;
-  plan.order.resize(n);
-  plan.position.resize(n);
-  for (std::size_t v = 0; v < n; ++v) {
-    plan.order[v] = static_cast<std::uint32_t>(v);
-    plan.position[v] = static_cast<std::uint32_t>(v);
-  }
-  plan.widening_point.assign(n, false);
-  return plan;
-}
 
 }  // namespace kildall::detail
