@@ -13,7 +13,6 @@
 /// (`parse_operand`, `resolve_operand`, `parse_type`, `expect`, ...).
 
 #include <algorithm>
-#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <functional>
@@ -28,6 +27,7 @@
 #include <kildall/ir/diagnostics.hpp>
 #include <kildall/ir/lexer.hpp>
 #include <kildall/ir/module.hpp>
+#include <kildall/ir/name_table.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/types.hpp>
 
@@ -70,77 +70,6 @@ namespace detail {
   if (text.size() > 1 && text[0] == '0') return std::nullopt;  // "%01" is a distinct name from "%1"
   return value;
 }
-
-/// A map from names (views into the source, never empty) to 32-bit values, for the parser's
-/// per-function scopes: open addressing with linear probing over one flat array of 24-byte
-/// entries holding a 32-bit hash (load at most 0.8), so a lookup costs about one cache miss
-/// where a node-based `std::unordered_map` costs several, and clearing frees no nodes. (With
-/// `std::unordered_map`, parsing a function of 1M blocks was dominated by its lookups and node
-/// frees; see docs/performance.md.)
-class NameTable {
- public:
-  /// The value of `name`, or nullptr when absent.
-  [[nodiscard]] std::uint32_t* find(std::string_view name) {
-    if (entries_.empty()) return nullptr;
-    const std::size_t hash = hash_of(name);
-    for (std::size_t i = hash & mask();; i = (i + 1) & mask()) {
-      Entry& e = entries_[i];
-      if (e.size == 0) return nullptr;
-      if (e.hash == static_cast<std::uint32_t>(hash) && e.view() == name) return &e.value;
-    }
-  }
-  /// Whether `name` is present.
-  [[nodiscard]] bool contains(std::string_view name) { return find(name) != nullptr; }
-  /// The value of `name` and whether it was inserted now (with `value`); an existing value is kept.
-  std::pair<std::uint32_t*, bool> try_emplace(std::string_view name, std::uint32_t value) {
-    if (5 * (size_ + 1) > 4 * entries_.size()) grow();
-    const std::size_t hash = hash_of(name);
-    for (std::size_t i = hash & mask();; i = (i + 1) & mask()) {
-      Entry& e = entries_[i];
-      if (e.size == 0) {
-        e = Entry{name.data(), static_cast<std::uint32_t>(name.size()), value, static_cast<std::uint32_t>(hash)};
-        ++size_;
-        return {&e.value, true};
-      }
-      if (e.hash == static_cast<std::uint32_t>(hash) && e.view() == name) return {&e.value, false};
-    }
-  }
-  /// Removes every name; a table much larger than its contents shrinks.
-  void clear() {
-    if (size_ == 0) return;
-    if (entries_.size() > 64 && entries_.size() > 8 * size_) {
-      entries_.assign(std::max<std::size_t>(16, std::bit_ceil(4 * size_)), Entry{});
-    } else {
-      std::fill(entries_.begin(), entries_.end(), Entry{});
-    }
-    size_ = 0;
-  }
-  /// Number of names.
-  [[nodiscard]] std::size_t size() const { return size_; }
-
- private:
-  struct Entry {
-    const char* data = nullptr;
-    std::uint32_t size = 0;  // 0: an empty slot (names are never empty)
-    std::uint32_t value = 0;
-    std::uint32_t hash = 0;  // low bits of the name's hash: most mismatches never read the name
-    [[nodiscard]] std::string_view view() const { return {data, size}; }
-  };
-  [[nodiscard]] std::size_t mask() const { return entries_.size() - 1; }
-  [[nodiscard]] static std::size_t hash_of(std::string_view name) { return std::hash<std::string_view>{}(name); }
-  void grow() {
-    std::vector<Entry> old(std::max<std::size_t>(16, 2 * entries_.size()));
-    old.swap(entries_);
-    for (const Entry& e : old) {
-      if (e.size == 0) continue;
-      std::size_t i = hash_of(e.view()) & mask();
-      while (entries_[i].size != 0) i = (i + 1) & mask();
-      entries_[i] = e;
-    }
-  }
-  std::vector<Entry> entries_;
-  std::size_t size_ = 0;
-};
 
 /// The growable arrays of a function body, kept by the parser between functions.
 struct FunctionStorage {

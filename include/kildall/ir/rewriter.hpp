@@ -9,8 +9,6 @@
 /// rebuilt after it. Use replacement scans the flat operand array: O(operands)
 /// per call, so many replacements go through the batched `replace_all_uses(span)`.
 
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <stdexcept>
 #include <span>
@@ -21,72 +19,10 @@
 #include <vector>
 
 #include <kildall/ir/module.hpp>
+#include <kildall/ir/name_table.hpp>
 #include <kildall/ir/op_registry.hpp>
 
 namespace kildall::ir {
-
-namespace detail {
-
-/// A set of names held in a function's name arena (`Function::names`), each
-/// as its offset and length: open addressing with linear probing over one
-/// flat array of 12-byte entries, so that a function of a million named
-/// values costs no per-name allocation (a `std::unordered_set<std::string>`
-/// spent a quarter of `kildall-opt --sccp` on one such function in node
-/// allocations, rehashes and frees).
-class ArenaNameSet {
- public:
-  /// Whether `name` is in the set; `arena` is the text the offsets point into.
-  [[nodiscard]] bool contains(std::string_view arena, std::string_view name) const {
-    if (entries_.empty()) return false;
-    const auto hash = static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
-    for (std::size_t i = hash & mask();; i = (i + 1) & mask()) {
-      const Entry& e = entries_[i];
-      if (e.size == 0) return false;
-      if (e.hash == hash && arena.substr(e.begin, e.size) == name) return true;
-    }
-  }
-  /// Adds the name at `arena[begin, begin + size)` (non-empty; kept once).
-  void insert(std::string_view arena, std::uint32_t begin, std::uint32_t size) {
-    if (5 * (size_ + 1) > 4 * entries_.size()) grow();
-    const std::string_view name = arena.substr(begin, size);
-    const auto hash = static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
-    for (std::size_t i = hash & mask();; i = (i + 1) & mask()) {
-      Entry& e = entries_[i];
-      if (e.size == 0) {
-        e = Entry{begin, size, hash};
-        ++size_;
-        return;
-      }
-      if (e.hash == hash && arena.substr(e.begin, e.size) == name) return;
-    }
-  }
-  /// Makes room for `count` names without rehashing.
-  void reserve(std::size_t count) {
-    while (5 * count > 4 * entries_.size()) grow();
-  }
-
- private:
-  struct Entry {
-    std::uint32_t begin = 0;
-    std::uint32_t size = 0;  // 0: an empty slot (names are never empty)
-    std::uint32_t hash = 0;
-  };
-  [[nodiscard]] std::size_t mask() const { return entries_.size() - 1; }
-  void grow() {
-    std::vector<Entry> old(std::max<std::size_t>(16, 2 * entries_.size()));
-    old.swap(entries_);
-    for (const Entry& e : old) {
-      if (e.size == 0) continue;
-      std::size_t i = e.hash & mask();
-      while (entries_[i].size != 0) i = (i + 1) & mask();
-      entries_[i] = e;
-    }
-  }
-  std::vector<Entry> entries_;
-  std::size_t size_ = 0;
-};
-
-}  // namespace detail
 
 /// Rewrites one function in place.
 class Rewriter {
