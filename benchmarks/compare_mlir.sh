@@ -30,6 +30,7 @@ mlir_opt=${MLIR_OPT:-mlir-opt-16}
 SHAPES=${SHAPES:-"dag cfg const"}
 SIZES=${SIZES:-"1000 10000 100000 1000000"}
 RUNS=${RUNS:-3}
+LAYOUTS=${LAYOUTS:-"split single"}
 FACTS_MAX=${FACTS_MAX:-100000}
 
 if ! command -v "$mlir_opt" > /dev/null 2>&1; then
@@ -68,39 +69,37 @@ run() {
     "$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.3f", u + s}')" "$pass_seconds" "$rss" >> "$measurements"
 }
 
-LAYOUTS=${LAYOUTS:-"split single"}
-
 for layout in $LAYOUTS; do
-for generated in $SHAPES; do
-  for size in $SIZES; do
-    if [[ $layout == single ]]; then
-      ((size > 10000)) || continue  # already one function in the split layout
-      shape=$generated-single per_function=$size
-    else
-      shape=$generated per_function=10000
-    fi
-    file=$work/$shape.$size.mlir
-    "$generator" "$generated" "$size" 1 "$per_function" > "$file"
-    for pass in sccp int-range-optimizations; do
-      for ((r = 0; r < RUNS; ++r)); do
-        run kildall "$pass" 'SCCP|IntRangeOptimizations' "$shape" "$size" \
-          "$kildall_opt" --"$pass" --timing "$file" -o "$work/out.kildall.mlir"
-        run mlir "$pass" 'SCCP|ArithIntRangeOpts|IntRangeOptimizations' "$shape" "$size" \
-          "$mlir_opt" --mlir-disable-threading --"$pass" --mlir-timing "$file" -o "$work/out.mlir.mlir"
+  for generated in $SHAPES; do
+    for size in $SIZES; do
+      if [[ $layout == single ]]; then
+        ((size > 10000)) || continue  # already one function in the split layout
+        shape=$generated-single per_function=$size
+      else
+        shape=$generated per_function=10000
+      fi
+      file=$work/$shape.$size.mlir
+      "$generator" "$generated" "$size" 1 "$per_function" > "$file"
+      for pass in sccp int-range-optimizations; do
+        for ((r = 0; r < RUNS; ++r)); do
+          run kildall "$pass" 'SCCP|IntRangeOptimizations' "$shape" "$size" \
+            "$kildall_opt" --"$pass" --timing "$file" -o "$work/out.kildall.mlir"
+          run mlir "$pass" 'SCCP|ArithIntRangeOpts|IntRangeOptimizations' "$shape" "$size" \
+            "$mlir_opt" --mlir-disable-threading --"$pass" --mlir-timing "$file" -o "$work/out.mlir.mlir"
+        done
       done
+      if ((size <= FACTS_MAX)); then
+        "$kildall_opt" --dump-analysis=sccp "$file" -o "$work/$shape.$size.kildall.dump"
+        "$kildall_opt" --sccp "$file" -o "$work/$shape.$size.kildall.sccp.mlir"
+        "$kildall_opt" --int-range-optimizations "$file" -o "$work/$shape.$size.kildall.range.mlir"
+        "$mlir_opt" --sccp --mlir-print-debuginfo --mlir-print-local-scope "$file" \
+          -o "$work/$shape.$size.mlir.sccp.mlir"
+        "$mlir_opt" --int-range-optimizations --mlir-print-debuginfo --mlir-print-local-scope "$file" \
+          -o "$work/$shape.$size.mlir.range.mlir"
+      fi
+      echo "  measured $shape $size (load average $(cut -d' ' -f1 /proc/loadavg))"
     done
-    if ((size <= FACTS_MAX)); then
-      "$kildall_opt" --dump-analysis=sccp "$file" -o "$work/$shape.$size.kildall.dump"
-      "$kildall_opt" --sccp "$file" -o "$work/$shape.$size.kildall.sccp.mlir"
-      "$kildall_opt" --int-range-optimizations "$file" -o "$work/$shape.$size.kildall.range.mlir"
-      "$mlir_opt" --sccp --mlir-print-debuginfo --mlir-print-local-scope "$file" \
-        -o "$work/$shape.$size.mlir.sccp.mlir"
-      "$mlir_opt" --int-range-optimizations --mlir-print-debuginfo --mlir-print-local-scope "$file" \
-        -o "$work/$shape.$size.mlir.range.mlir"
-    fi
-    echo "  measured $shape $size (load average $(cut -d' ' -f1 /proc/loadavg))"
   done
-done
 done
 
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
