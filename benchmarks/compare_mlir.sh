@@ -33,6 +33,13 @@ RUNS=${RUNS:-3}
 LAYOUTS=${LAYOUTS:-"split single"}
 FACTS_MAX=${FACTS_MAX:-100000}
 
+for layout in $LAYOUTS; do
+  if [[ $layout != split && $layout != single ]]; then
+    echo "compare_mlir.sh: unknown layout '$layout' in LAYOUTS (split, single)" >&2
+    exit 2
+  fi
+done
+
 if ! command -v "$mlir_opt" > /dev/null 2>&1; then
   echo "compare_mlir.sh: $mlir_opt is not installed: skipping the comparison (apt-get install mlir-16-tools)"
   exit 0

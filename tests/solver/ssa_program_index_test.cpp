@@ -94,6 +94,25 @@ TEST_CASE("one index serves SCCP in both orders, and problems with and without e
   CHECK(with_extras > 1000);  // the extra-operand layer was exercised
 }
 
+TEST_CASE("an extra operand outside the numbering is invalid input over an index as over the shape") {
+  std::mt19937 rng(3);
+  const classic::SsaProgram program = classic::random_ssa_program(rng, 4);
+  const auto cfg = classic::control_flow_graph(program);
+  const auto shape = classic::ssa_shape(program, cfg);
+  const kildall::SsaProgramIndex index(shape);
+  REQUIRE(index.valid());  // the shape itself is fine: only the problem's extra operand is out of range
+  SccpWithExtraOperands bad = with_extra_operands(shape, rng, 0);
+  const std::size_t op_result = program.blocks[0].values.front();
+  bad.extra[op_result].push_back(program.values.size() + 7);
+  const auto via_index = kildall::solve_sparse(index, bad);
+  const auto via_shape = kildall::solve_sparse(shape, bad);
+  CHECK(via_index.status() == kildall::SolveStatus::invalid_input);
+  CHECK(via_shape.status() == kildall::SolveStatus::invalid_input);
+  CHECK(via_index.lookup(op_result) == nullptr);
+  // The index is untouched: a good problem over it still solves.
+  CHECK(kildall::solve_sparse(index, Sccp{&shape}).converged());
+}
+
 TEST_CASE("an index of an invalid shape is not valid, and a solve over it reports invalid input") {
   classic::SsaProgram program;
   program.blocks.resize(1);
