@@ -46,6 +46,4 @@ class IndexIterator {
   Index i_ = 0;
 };
 
-static_assert(std::forward_iterator<IndexIterator<std::size_t>>);
-
 }  // namespace kildall

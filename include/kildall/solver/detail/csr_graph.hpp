@@ -118,6 +118,4 @@ class CsrGraph {
   std::vector<std::uint32_t, LargeArrayAllocator<std::uint32_t>> target_;
 };
 
-static_assert(ForwardAnalysisGraph<CsrGraph>);
-
 }  // namespace kildall::detail
