@@ -599,7 +599,7 @@ int main(int argc, char** argv) {
     // Output: the text is built in memory; the file is opened only once it is complete.
     timer.start("Output");
     // A dump or a graph may still fail (an analysis that does not converge), so it is built whole
-    // first; printing the module cannot fail, so it is written a function at a time (the whole
+    // first; printing the module cannot fail, so it is written a megabyte at a time (the whole
     // text never sits in memory next to the module).
     std::string text;
     const bool print = !options.dot && options.dump.empty();
@@ -617,13 +617,11 @@ int main(int argc, char** argv) {
         return;
       }
       text = module.name.empty() ? std::string("module {\n") : "module @" + module.name + " {\n";
-      for (const Function& fn : module.functions) {
-        print_function(fn, *module.registry, text);
-        if (text.size() > (1u << 20)) {
-          out << text;
-          text.clear();
-        }
-      }
+      const auto drain = [&](std::string& buffer) {
+        out << buffer;
+        buffer.clear();
+      };
+      for (const Function& fn : module.functions) print_function(fn, *module.registry, text, 2, drain);
       text += "}\n";
       out << text;
     };

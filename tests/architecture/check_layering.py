@@ -2,8 +2,10 @@
 """Enforces the dependency rules of docs/architecture.md on the include graph.
 
 Scans every header under include/kildall/ for #include lines and checks:
-  1. graph/ and lattice/ include nothing else of kildall but themselves
-     (graphs and lattices know nothing of each other or of solvers);
+  0. support/ (std-only internals such as the huge-page array allocator,
+     which every part but lp/ may use) includes nothing else of kildall;
+  1. graph/ and lattice/ include nothing else of kildall but themselves and
+     support/ (graphs and lattices know nothing of each other or of solvers);
   2. solver/ includes only graph/, lattice/ and solver/ (no IR, no MILP);
   3. lp/ includes only lp/ (the MILP builder stands alone);
   4. only lp/glpk.hpp includes <glpk.h>, only lp/eigen.hpp includes Eigen, and
@@ -34,12 +36,13 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 
 # part -> the kildall parts it may include (None: anything)
 ALLOWED = {
-    "graph": {"graph"},
-    "lattice": {"lattice"},
-    "solver": {"graph", "lattice", "solver"},
+    "support": {"support"},
+    "graph": {"support", "graph"},
+    "lattice": {"support", "lattice"},
+    "solver": {"support", "graph", "lattice", "solver"},
     "lp": {"lp"},
-    "ir": {"graph", "lattice", "solver", "ir", "version.hpp"},
-    "noisy": {"graph", "lattice", "solver", "lp", "ir", "noisy", "kildall.hpp", "lp.hpp", "ir.hpp"},
+    "ir": {"support", "graph", "lattice", "solver", "ir", "version.hpp"},
+    "noisy": {"support", "graph", "lattice", "solver", "lp", "ir", "noisy", "kildall.hpp", "lp.hpp", "ir.hpp"},
     "kildall.hpp": {"graph", "lattice", "solver", "version.hpp"},
     "lp.hpp": {"lp"},
     "ir.hpp": {"ir"},
@@ -51,7 +54,7 @@ ALLOWED = {
 NOISY_IR_ADAPTERS = {"noisy/ir_dialect.hpp", "noisy/kildall_opt_plugin.hpp"}
 
 # The parts that make up the core, and the one core header that may include Boost.
-CORE_PARTS = {"graph", "lattice", "solver", "kildall.hpp"}
+CORE_PARTS = {"support", "graph", "lattice", "solver", "kildall.hpp"}
 BOOST_BRIDGE = "graph/boost.hpp"
 
 # Standard headers the core keeps out for compile time, and the one core
@@ -107,6 +110,8 @@ def check(include_root):
 def self_test():
     bad = {
         "graph/a.hpp": "#include <kildall/lattice/flat.hpp>\n",
+        "support/k.hpp": "#include <kildall/graph/concepts.hpp>\n",
+        "lp/l.hpp": "#include <kildall/support/large_array_allocator.hpp>\n",
         "lattice/b.hpp": "#include <kildall/graph/concepts.hpp>\n",
         "solver/c.hpp": "#include <kildall/ir/module.hpp>\n",
         "lp/d.hpp": "#include <kildall/solver/sparse.hpp>\n",

@@ -3,11 +3,13 @@
 // installed) the real mlir-opt accepts everything the printer writes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <kildall/ir/printer.hpp>
 #include <kildall/ir/verifier.hpp>
@@ -54,6 +56,72 @@ TEST_CASE("ValueNamer keeps source names and labels blocks") {
   CHECK(namer.value(0) == "%x");
   CHECK(namer.block(1) == "^loop");
   CHECK(print_op(m.functions[0], 0, registry) == "cf.br ^loop");
+}
+
+TEST_CASE("unnamed blocks get the least ^bbN no label has taken (against a search over every label)") {
+  // Oracle: the set of every label in use, and a counter that skips members.
+  const OpRegistry registry;
+  std::string text = "func.func @f(%c: i1) {\n  cf.br ^bb0\n";
+  const char* labels[] = {"bb0", "bb2", "x", "bb01", "bb3", "bbx", "bb5", "b"};
+  for (int i = 0; i < 8; ++i) {
+    text += std::string("^") + labels[i] + ":\n";
+    text += i + 1 < 8 ? std::string("  cf.br ^") + labels[i + 1] + "\n" : std::string("  return\n");
+  }
+  text += "}\n";
+  for (unsigned mask = 0; mask < 256; ++mask) {  // which of the 8 labelled blocks lose their label
+    CAPTURE(mask);
+    Module m = parse_and_verify(text, registry);
+    Function& fn = m.functions[0];
+    REQUIRE(fn.blocks.size() == 9);
+    std::vector<std::string> used;
+    for (BlockId b = 1; b < 9; ++b) {
+      if (mask & (1u << (b - 1))) fn.blocks[b].name_size = 0;
+      else used.emplace_back(fn.block_name(b));
+    }
+    const ValueNamer namer(fn);
+    std::size_t counter = 0;
+    for (BlockId b = 0; b < 9; ++b) {  // the unlabelled entry block takes a number too
+      if (fn.blocks[b].name_size != 0) {
+        CHECK(namer.block(b) == "^" + std::string(fn.block_name(b)));
+        continue;
+      }
+      std::string expected;
+      do expected = "bb" + std::to_string(counter++);
+      while (std::find(used.begin(), used.end(), expected) != used.end());
+      CHECK(namer.block(b) == "^" + expected);
+    }
+  }
+}
+
+TEST_CASE("print_function with a drain gives the same text as without, a megabyte at a time") {
+  const OpRegistry registry;
+  std::size_t total_drains = 0;
+  for (std::uint64_t seed = 0; seed < 4; ++seed) {
+    // Functions of a few megabytes of text, so that several drains happen.
+    testing::ProgramShape shape;
+    shape.widths = {1 + static_cast<unsigned>(seed % 64), 8};
+    shape.arguments = 2;
+    shape.blocks = 4000 + 3000 * static_cast<unsigned>(seed);
+    const Module m = parse_and_verify(testing::random_program(seed, shape), registry, "r.mlir");
+    std::string whole;
+    print_function(m.functions[0], registry, whole);
+    std::string drained_text;
+    std::string buffer;
+    std::size_t drains = 0;
+    const auto drain = [&](std::string& out) {
+      CHECK(out.size() >= print_drain_bytes);
+      drained_text += out;
+      out.clear();
+      ++drains;
+    };
+    print_function(m.functions[0], registry, buffer, 2, drain);
+    drained_text += buffer;
+    CHECK(drained_text == whole);
+    CHECK(drains <= whole.size() / print_drain_bytes);  // at most one drain per megabyte
+    CHECK(buffer.size() < print_drain_bytes + whole.size() / 1000);  // what is left is about a block
+    total_drains += drains;
+  }
+  CHECK(total_drains >= 4);
 }
 
 TEST_CASE("mlir-opt-16 accepts the printed output") {

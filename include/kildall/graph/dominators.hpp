@@ -30,6 +30,7 @@
 
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/reverse_postorder.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 
 namespace kildall {
 
@@ -84,11 +85,14 @@ class DominatorTree {
   static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
   std::vector<Vertex> rpo_;
-  std::vector<std::size_t> position_;   // vertex index -> RPO position, or none
-  std::vector<std::size_t> idom_;       // RPO position -> RPO position of the immediate dominator
-  std::vector<std::size_t> preorder_;   // RPO position -> preorder number in the tree
-  std::vector<std::size_t> postorder_;  // RPO position -> postorder number in the tree
-  std::vector<std::size_t> depth_;      // RPO position -> depth in the tree
+  // Per-vertex arrays on the huge-page allocator: a CFG of a million blocks
+  // fills each of them once, at one page fault per 2 MiB.
+  using Indices = std::vector<std::size_t, detail::LargeArrayAllocator<std::size_t>>;
+  Indices position_;   // vertex index -> RPO position, or none
+  Indices idom_;       // RPO position -> RPO position of the immediate dominator
+  Indices preorder_;   // RPO position -> preorder number in the tree
+  Indices postorder_;  // RPO position -> postorder number in the tree
+  Indices depth_;      // RPO position -> depth in the tree
 };
 
 namespace detail {
@@ -100,14 +104,19 @@ struct DominatorTreeBuilder {
   [[nodiscard]] static DominatorTree<vertex_t<G>> build(const G& g, const vertex_t<G>& entry) {
     using Tree = DominatorTree<vertex_t<G>>;
     using Vertex = vertex_t<G>;
+    using Indices = typename Tree::Indices;
     constexpr std::size_t none = Tree::none;
     Tree tree;
+    const std::size_t count = vertex_count(g);
+    tree.rpo_.reserve(count);
 
     // One depth-first search from the entry (the traversal of `kildall::reverse_postorder`):
     // preorder numbers with the DFS-tree parent, and the postorder, whose reverse is the RPO.
-    std::vector<std::size_t> pre_of(vertex_count(g), none);  // vertex index -> preorder number
-    std::vector<Vertex> pre_vertex;                          // preorder number -> vertex
-    std::vector<std::size_t> parent;                         // preorder number -> parent's
+    Indices pre_of(count, none);  // vertex index -> preorder number
+    std::vector<Vertex, LargeArrayAllocator<Vertex>> pre_vertex;  // preorder number -> vertex
+    Indices parent;                                             // preorder number -> parent's
+    pre_vertex.reserve(count);
+    parent.reserve(count);
     {
       using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
       struct Frame {
@@ -139,12 +148,13 @@ struct DominatorTreeBuilder {
     }
     std::reverse(tree.rpo_.begin(), tree.rpo_.end());
     const std::size_t n = tree.rpo_.size();
-    tree.position_.assign(vertex_count(g), none);
+    tree.position_.assign(count, none);
     for (std::size_t p = 0; p < n; ++p) tree.position_[vertex_index(g, tree.rpo_[p])] = p;
 
     // Semidominators (Lengauer & Tarjan), in decreasing preorder, with the link-eval forest
     // compressed iteratively; all numbers below are preorder numbers.
-    std::vector<std::size_t> semi(n), label(n), ancestor(n, none), path;
+    Indices semi(n), label(n), ancestor(n, none);
+    std::vector<std::size_t> path;
     for (std::size_t w = 0; w < n; ++w) semi[w] = label[w] = w;
     const auto eval = [&](std::size_t v) {
       if (ancestor[v] == none) return v;
@@ -173,23 +183,23 @@ struct DominatorTreeBuilder {
       ancestor[w] = parent[w];  // link
     }
     // Immediate dominators: the nearest ancestor of the parent at or above the semidominator.
-    std::vector<std::size_t> idom_pre(n, 0);
+    Indices idom_pre(n, 0);
     for (std::size_t w = 1; w < n; ++w) {
       std::size_t x = parent[w];
       while (x > semi[w]) x = idom_pre[x];
       idom_pre[w] = x;
     }
-    std::vector<std::size_t>& idom = tree.idom_;  // in RPO positions
+    Indices& idom = tree.idom_;  // in RPO positions
     idom.assign(n, 0);
     for (std::size_t w = 1; w < n; ++w)
       idom[tree.position_[vertex_index(g, pre_vertex[w])]] = tree.position_[vertex_index(g, pre_vertex[idom_pre[w]])];
 
     // Pre/post numbers and depths by an explicit-stack walk of the tree.
-    std::vector<std::size_t> child_offsets(n + 1, 0);
+    Indices child_offsets(n + 1, 0);
     for (std::size_t p = 1; p < n; ++p) ++child_offsets[idom[p] + 1];
     for (std::size_t p = 0; p < n; ++p) child_offsets[p + 1] += child_offsets[p];
-    std::vector<std::size_t> children(n > 0 ? n - 1 : 0);
-    std::vector<std::size_t> fill(child_offsets.begin(), child_offsets.end() - 1);
+    Indices children(n > 0 ? n - 1 : 0);
+    Indices fill(child_offsets.begin(), child_offsets.end() - 1);
     for (std::size_t p = 1; p < n; ++p) children[fill[idom[p]]++] = p;
     tree.preorder_.assign(n, 0);
     tree.postorder_.assign(n, 0);

@@ -23,7 +23,7 @@
 
 #include <kildall/ir/diagnostics.hpp>
 #include <kildall/ir/types.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 
 namespace kildall::ir {
 

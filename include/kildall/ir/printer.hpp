@@ -12,7 +12,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include <kildall/ir/arith.hpp>
@@ -41,20 +40,30 @@ class ValueNamer {
     if (any_unnamed)
       for (ValueId v = 0; v < fn.values.size(); ++v)
         if (fn.values[v].name_size == 0) number_[v] = next++;
-    block_label_.resize(fn.blocks.size());
-    std::unordered_set<std::string_view> used;
-    for (BlockId b = 0; b < fn.blocks.size(); ++b)
-      if (fn.blocks[b].name_size != 0) used.insert(fn.block_name(b));
-    std::uint32_t counter = 0;
+    // Unnamed blocks get `^bbN` with the least N no source label `^bbN` has taken;
+    // only labels of that form can collide, so no set of every label is built.
+    block_number_.assign(fn.blocks.size(), no_index);
+    std::vector<bool> taken;  // by N: a source label is `bbN`
+    bool any_unnamed_block = false;
     for (BlockId b = 0; b < fn.blocks.size(); ++b) {
-      if (fn.blocks[b].name_size != 0) {
-        block_label_[b] = "^" + std::string(fn.block_name(b));
+      if (fn.blocks[b].name_size == 0) {
+        any_unnamed_block = true;
         continue;
       }
-      std::string label;
-      do label = "bb" + std::to_string(counter++);
-      while (used.contains(label));
-      block_label_[b] = "^" + label;
+      const std::string_view label = fn.block_name(b);
+      if (label.size() < 3 || label.substr(0, 2) != "bb") continue;
+      if (const auto n = detail::numeric_name(label.substr(2)); n && *n <= fn.blocks.size()) {
+        if (taken.size() <= *n) taken.resize(*n + 1, false);
+        taken[*n] = true;
+      }
+    }
+    if (any_unnamed_block) {
+      std::uint32_t counter = 0;
+      for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+        if (fn.blocks[b].name_size != 0) continue;
+        while (counter < taken.size() && taken[counter]) ++counter;
+        block_number_[b] = counter++;
+      }
     }
   }
 
@@ -75,13 +84,29 @@ class ValueNamer {
     append_value(out, value);
     return out;
   }
+  /// Appends `^label` of `block` to `out`.
+  void append_block(std::string& out, BlockId block) const {
+    out.push_back('^');
+    if (block_number_[block] == no_index) {
+      out.append(fn_->block_name(block));
+    } else {
+      out.append("bb");
+      char buffer[16];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, block_number_[block]).ptr;
+      out.append(buffer, end);
+    }
+  }
   /// `^label` of `block`.
-  [[nodiscard]] const std::string& block(BlockId block) const { return block_label_[block]; }
+  [[nodiscard]] std::string block(BlockId block) const {
+    std::string out;
+    append_block(out, block);
+    return out;
+  }
 
  private:
   const Function* fn_;
-  std::vector<std::uint32_t> number_;
-  std::vector<std::string> block_label_;
+  std::vector<std::uint32_t> number_;        // by value: its `%N`, or no_index to print its source name
+  std::vector<std::uint32_t> block_number_;  // by block: its `^bbN`, or no_index to print its label
 };
 
 /// The printer and the API offered to dialect print hooks.
@@ -137,7 +162,7 @@ class OpAsmPrinter {
   }
   /// Appends `^label` or `^label(%a, %b : T1, T2)` for successor `s` of `op`.
   void print_successor(const Function& fn, OpId op, const Successor& s) {
-    out_->append(namer_->block(s.block));
+    namer_->append_block(*out_, s.block);
     if (s.operand_count == 0) return;
     out_->push_back('(');
     const auto forwarded = fn.successor_operands(op, s);
@@ -271,8 +296,22 @@ class OpAsmPrinter {
   const OpRegistry* registry_;
 };
 
-/// Appends function `fn` (indented by `indent` spaces) to `out`.
-inline void print_function(const Function& fn, const OpRegistry& registry, std::string& out, int indent = 2) {
+/// The default of `print_function`'s `drain`: keeps the whole text in `out`.
+struct KeepText {
+  /// Does nothing.
+  void operator()(std::string&) const noexcept {}
+};
+
+/// How much text `print_function` gathers before it calls its `drain`.
+inline constexpr std::size_t print_drain_bytes = std::size_t{1} << 20;
+
+/// Appends function `fn` (indented by `indent` spaces) to `out`. After each
+/// block, if `out` holds `print_drain_bytes` or more, calls `drain(out)`,
+/// which may write the text somewhere and clear `out`: printing a function of
+/// millions of ops then needs a buffer of about a megabyte, not its whole text.
+template <class Drain = KeepText>
+void print_function(const Function& fn, const OpRegistry& registry, std::string& out, int indent = 2,
+                    Drain drain = {}) {
   const std::string pad(static_cast<std::size_t>(indent), ' ');
   const ValueNamer namer(fn);
   OpAsmPrinter printer(out, namer, registry);
@@ -310,7 +349,7 @@ inline void print_function(const Function& fn, const OpRegistry& registry, std::
   for (BlockId b = 0; b < fn.blocks.size(); ++b) {
     if (b != 0) {
       out += pad;
-      out += namer.block(b);
+      namer.append_block(out, b);
       const BlockData& block = fn.blocks[b];
       if (block.argument_count) {
         out += "(";
@@ -330,6 +369,7 @@ inline void print_function(const Function& fn, const OpRegistry& registry, std::
       printer.print_op(fn, op);
       out += "\n";
     }
+    if (out.size() >= print_drain_bytes) drain(out);
   }
   out += pad;
   out += "}\n";

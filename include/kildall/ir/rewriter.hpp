@@ -9,6 +9,8 @@
 /// rebuilt after it. Use replacement scans the flat operand array: O(operands)
 /// per call, so many replacements go through the batched `replace_all_uses(span)`.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <span>
@@ -255,7 +257,7 @@ class Rewriter {
     ValueData& v = fn_->values[value];
     v.name_begin = fn_->intern(name);
     v.name_size = static_cast<std::uint32_t>(name.size());
-    if (names_ready_ && v.name_size != 0) names_.insert(fn_->names, v.name_begin, v.name_size);
+    if (v.name_size != 0 && indexed_[first_byte(name)]) names_.insert(fn_->names, v.name_begin, v.name_size);
   }
 
   /// Moves the name of `from` to `to` (e.g. from a replaced value to its replacement); `from`
@@ -268,14 +270,8 @@ class Rewriter {
 
   /// `base`, or `base_N` with the least N that makes it unused in the function.
   [[nodiscard]] std::string unique_name(std::string_view base) {
-    if (!names_ready_) {
-      names_ready_ = true;
-      names_.reserve(fn_->values.size());
-      for (const ValueData& v : fn_->values)
-        if (v.name_size != 0) names_.insert(fn_->names, v.name_begin, v.name_size);
-    }
     std::string name(base);
-    if (!names_.contains(fn_->names, name)) return name;
+    if (!taken(name)) return name;
     // Names are only ever added, so the least free suffix of `base` never
     // decreases: each search starts where the last one for `base` ended.
     std::size_t& n = next_suffix_[name];
@@ -283,7 +279,7 @@ class Rewriter {
       name.resize(base.size());
       name += '_';
       name += std::to_string(n);
-      if (!names_.contains(fn_->names, name)) return name;
+      if (!taken(name)) return name;
     }
   }
 
@@ -298,8 +294,30 @@ class Rewriter {
 
  private:
   Function* fn_;
-  detail::ArenaNameSet names_;  // names in use, built by the first `unique_name`
-  bool names_ready_ = false;
+  [[nodiscard]] static std::size_t first_byte(std::string_view name) {
+    return static_cast<unsigned char>(name.front());
+  }
+
+  // Whether `name` is some value's name. The set of names in use holds only
+  // the names whose first byte some candidate has had: a function of a
+  // million `%123`-style names that gets constants named `c42_i32` indexes
+  // only its names that start with 'c' (one pass over the values per new
+  // first byte), not a hash table of every name.
+  [[nodiscard]] bool taken(std::string_view name) {
+    if (name.empty()) return false;  // the empty name means "unnamed"
+    const std::size_t first = first_byte(name);
+    if (!indexed_[first]) {
+      indexed_[first] = true;
+      const std::string_view arena = fn_->names;
+      for (const ValueData& v : fn_->values)
+        if (v.name_size != 0 && static_cast<unsigned char>(arena[v.name_begin]) == first)
+          names_.insert(arena, v.name_begin, v.name_size);
+    }
+    return names_.contains(fn_->names, name);
+  }
+
+  detail::ArenaNameSet names_;  // the names in use that start with an indexed byte
+  std::array<bool, 256> indexed_{};  // by first byte: whether its names are in `names_`
   std::unordered_map<std::string, std::size_t> next_suffix_;  // by base: the least suffix not known taken
 };
 

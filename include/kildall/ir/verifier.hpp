@@ -44,7 +44,7 @@ inline void verify_function(const Module& module, const Function& fn,
     return;
   }
   // Position of each op within its block, for same-block dominance.
-  std::vector<std::uint32_t> position(fn.ops.size(), 0);
+  BodyArray<std::uint32_t> position(fn.ops.size(), 0);
   for (BlockId b = 0; b < fn.blocks.size(); ++b) {
     const BlockData& block = fn.blocks[b];
     if (block.last_op == no_index) fail(block.loc, "block with no terminator");
@@ -64,16 +64,16 @@ inline void verify_function(const Module& module, const Function& fn,
     const auto type_of = [&](ValueId v) { return fn.values[v].type; };
     for (const Successor& s : fn.successors_of(op)) {
       const BlockData& target = fn.blocks[s.block];
-      const std::string label = "'^" + std::string(fn.block_name(s.block)) + "'";
+      const auto label = [&] { return "'^" + std::string(fn.block_name(s.block)) + "'"; };  // for messages only
       if (s.block == 0) op_fail(op, "branches to the entry block, which cannot have predecessors");
       if (s.operand_count != target.argument_count)
-        op_fail(op, "passes " + std::to_string(s.operand_count) + " operand(s) to " + label + ", which takes " +
+        op_fail(op, "passes " + std::to_string(s.operand_count) + " operand(s) to " + label() + ", which takes " +
                         std::to_string(target.argument_count) + " argument(s)");
       for (std::uint32_t i = 0; i < s.operand_count; ++i) {
         const Type passed = type_of(operands[s.operand_begin + i]);
         const Type expected = fn.values[target.argument_begin + i].type;
         if (passed != expected)
-          op_fail(op, "passes " + type_name(passed) + " as argument #" + std::to_string(i) + " of " + label +
+          op_fail(op, "passes " + type_name(passed) + " as argument #" + std::to_string(i) + " of " + label() +
                           ", which has type " + type_name(expected));
       }
     }

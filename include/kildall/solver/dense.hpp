@@ -50,7 +50,7 @@
 #include <kildall/lattice/concepts.hpp>
 #include <kildall/solver/detail/fixpoint.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
 #include <kildall/solver/observer.hpp>
 #include <kildall/solver/options.hpp>

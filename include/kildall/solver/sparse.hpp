@@ -52,7 +52,7 @@
 #include <kildall/solver/detail/csr_graph.hpp>
 #include <kildall/solver/detail/fixpoint.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
 #include <kildall/solver/detail/ssa_arrays.hpp>
 #include <kildall/solver/observer.hpp>

@@ -14,7 +14,7 @@
 
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/index_iterator.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 
 namespace kildall::detail {
 

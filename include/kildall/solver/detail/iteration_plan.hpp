@@ -11,7 +11,7 @@
 
 #include <kildall/graph/concepts.hpp>
 #include <kildall/graph/wto.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 #include <kildall/solver/options.hpp>
 
 namespace kildall::detail {

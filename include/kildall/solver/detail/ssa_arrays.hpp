@@ -18,7 +18,7 @@
 #include <kildall/graph/ssa_program.hpp>
 #include <kildall/solver/detail/csr_graph.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 
 namespace kildall::detail {
 

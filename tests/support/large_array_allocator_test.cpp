@@ -1,4 +1,4 @@
-// Tests of kildall/solver/detail/large_array_allocator.hpp: the allocator of
+// Tests of kildall/support/large_array_allocator.hpp: the allocator of
 // the solvers' per-node arrays (huge-page advice for large arrays).
 
 #include <doctest/doctest.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include <kildall/lattice/interval.hpp>
-#include <kildall/solver/detail/large_array_allocator.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 
 namespace {
 
