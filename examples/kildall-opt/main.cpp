@@ -8,6 +8,7 @@
 // error: ...` for command-line problems) with exit code 1, and nothing is
 // written: the output file is opened only after everything succeeded.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -206,7 +207,9 @@ std::string read_input(const std::string& path) {
 /// The input text: a read-only mapping of a regular file (POSIX), else a string read whole.
 /// The parser reports how far it got after each function, and the mapped pages before that
 /// point are dropped (`release_before`): they are clean file pages, so the peak memory holds
-/// the module and a window of the text instead of the module and the whole text.
+/// the module and a window of the text instead of the module and the whole text. The next
+/// `populate_bytes` of text are mapped in one call ahead of the parser (`MADV_POPULATE_READ`,
+/// Linux 5.14): one fault per 4 KiB page cost a sixth of `--sccp` on a 49 MB function.
 class InputText {
  public:
   explicit InputText(const std::string& path) {
@@ -220,6 +223,7 @@ class InputText {
           mapped_ = static_cast<const char*>(base);
           size_ = static_cast<std::size_t>(info.st_size);
           (void)::madvise(base, size_, MADV_SEQUENTIAL);
+          populate_from(0);
         }
       }
       if (fd >= 0) ::close(fd);
@@ -245,6 +249,7 @@ class InputText {
     if (end < released_ + (std::size_t{1} << 20)) return;  // in steps of at least 1 MB
     (void)::madvise(const_cast<char*>(mapped_) + released_, end - released_, MADV_DONTNEED);
     released_ = end;
+    populate_from(end);
 #else
     (void)offset;
 #endif
@@ -260,9 +265,24 @@ class InputText {
   }
 
  private:
+  /// Maps [offset, offset + populate_bytes) of the text now, unless already done (advice only:
+  /// a kernel without MADV_POPULATE_READ leaves the pages to fault in one by one).
+  void populate_from([[maybe_unused]] std::size_t offset) {
+#if KILDALL_OPT_HAS_MMAP && defined(MADV_POPULATE_READ)
+    constexpr std::size_t populate_bytes = std::size_t{64} << 20;
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t begin = std::max(offset / page * page, populated_);
+    const std::size_t end = std::min(size_, offset + populate_bytes);
+    if (begin >= end) return;
+    (void)::madvise(const_cast<char*>(mapped_) + begin, end - begin, MADV_POPULATE_READ);
+    populated_ = end;
+#endif
+  }
+
   const char* mapped_ = nullptr;
   std::size_t size_ = 0;
   std::size_t released_ = 0;
+  std::size_t populated_ = 0;  // the text before this offset has been populated
   std::string owned_;
 };
 

@@ -108,7 +108,7 @@ TEST_CASE("batched use replacement and use counts agree with the one-value versi
     Function& a = batched.functions[0];
     Function& b = one_by_one.functions[0];
     Rewriter ra(a), rb(b);
-    const std::vector<std::uint32_t> counts = ra.use_counts();
+    const auto counts = ra.use_counts();
     for (ValueId v = 0; v < a.values.size(); ++v) REQUIRE(counts[v] == ra.use_count(v));
     // Replace a random third of the values by fresh constants (as apply_sccp does).
     std::vector<ValueId> replacement(a.values.size(), no_index);

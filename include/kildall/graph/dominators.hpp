@@ -124,7 +124,8 @@ struct DominatorTreeBuilder {
         EdgeIt next;
         EdgeIt last;
       };
-      std::vector<Frame> stack;
+      LargeArray<Frame> stack;  // as deep as the CFG on a long chain: reserved once
+      stack.reserve(count);
       const auto discover = [&](const Vertex& v, std::size_t from) {
         const std::size_t number = pre_vertex.size();
         pre_of[vertex_index(g, v)] = number;
@@ -207,7 +208,8 @@ struct DominatorTreeBuilder {
     if (n > 0) {
       std::size_t pre = 0;
       std::size_t post = 0;
-      std::vector<std::pair<std::size_t, std::size_t>> stack;  // (node, next child slot)
+      LargeArray<std::pair<std::size_t, std::size_t>> stack;  // (node, next child slot)
+      stack.reserve(n);
       stack.emplace_back(0, child_offsets[0]);
       tree.preorder_[0] = pre++;
       while (!stack.empty()) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/support/large_array_allocator.hpp>
 
 namespace kildall {
 
@@ -139,7 +140,7 @@ struct WtoSequence {
     std::size_t head_index;  ///< Index in `reversed` of the head (the last of its members appended).
     std::size_t start;       ///< First index in `reversed` of the component.
   };
-  std::vector<Vertex> reversed;          ///< The order, last vertex first.
+  LargeArray<Vertex> reversed;           ///< The order, last vertex first.
   std::vector<Component> components;     ///< By increasing `head_index`.
 };
 
@@ -167,12 +168,16 @@ struct WtoBuilder {
     };
 
     const std::size_t n = vertex_count(g);
-    std::vector<std::uint32_t> dfn(n, 0);  // 0: unvisited, done: finished (n < 2^32 - 1: vertex indices are 32-bit)
+    // Per-vertex arrays and the two stacks (as deep as the graph, on a long chain) on the
+    // huge-page allocator, the stacks reserved once: address space, not memory, until used.
+    LargeArray<std::uint32_t> dfn(n, 0);  // 0: unvisited, done: finished (n < 2^32 - 1: vertex indices are 32-bit)
     std::uint32_t counter = 0;
-    std::vector<Vertex> dfs_stack;
-    std::vector<Frame> frames;
+    LargeArray<Vertex> dfs_stack;
+    LargeArray<Frame> frames;
+    dfs_stack.reserve(n);
+    frames.reserve(n);
     WtoSequence<Vertex> out;
-    std::vector<Vertex>& appended = out.reversed;  // reverse of the final order
+    LargeArray<Vertex>& appended = out.reversed;  // reverse of the final order
     std::vector<Component>& components = out.components;
     appended.reserve(n);
 

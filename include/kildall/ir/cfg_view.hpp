@@ -43,6 +43,7 @@ class CfgView {
     const std::size_t n = fn.blocks.size();
     out_begin_.assign(n + 1, 0);
     in_begin_.assign(n + 1, 0);
+    out_.reserve(fn.successors.size());  // every edge is a successor (erased terminators' are skipped)
     for (BlockId b = 0; b < n; ++b) {
       const OpId term = fn.blocks[b].last_op;
       const std::uint32_t count = term == no_index ? 0 : fn.ops[term].successor_count;

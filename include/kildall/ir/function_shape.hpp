@@ -34,6 +34,7 @@ class FunctionShape {
   explicit FunctionShape(const Function& fn) : fn_(&fn), cfg_(fn) {
     const std::size_t n = fn.blocks.size();
     value_begin_.assign(n + 1, 0);
+    block_values_.reserve(fn.values.size());  // op results are at most the values
     for (BlockId b = 0; b < n; ++b) {
       for (const OpId op : fn.ops_of(b))
         for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));

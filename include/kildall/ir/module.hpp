@@ -33,7 +33,11 @@ namespace kildall::ir {
 /// of a function of a million ops costs one page fault per 2 MiB instead of
 /// one per 4 KiB.
 template <class T>
-using BodyArray = std::vector<T, kildall::detail::LargeArrayAllocator<T>>;
+using BodyArray = kildall::detail::LargeArray<T>;
+
+/// The string type of a function's name arena: a `std::basic_string` on the
+/// same allocator as `BodyArray` (a million-op function holds megabytes of names).
+using BodyString = std::basic_string<char, std::char_traits<char>, kildall::detail::LargeArrayAllocator<char>>;
 
 /// Index of a value (operation result or block argument) within its function.
 using ValueId = std::uint32_t;
@@ -112,7 +116,7 @@ struct Function {
   BodyArray<ValueData> values;         ///< All values.
   BodyArray<ValueId> operands;         ///< Flat operand array.
   BodyArray<Successor> successors;     ///< Flat successor array.
-  std::string names;                   ///< Arena of value/block names and string attributes.
+  BodyString names;                    ///< Arena of value/block names and string attributes.
 
   /// True for a declaration without body.
   [[nodiscard]] bool is_declaration() const { return blocks.empty(); }

@@ -78,7 +78,7 @@ struct FunctionStorage {
   BodyArray<ValueData> values;        ///< Values.
   BodyArray<ValueId> operands;        ///< Operands.
   BodyArray<Successor> successors;    ///< Successors.
-  std::string names;                  ///< Name arena.
+  BodyString names;                   ///< Name arena.
 };
 
 /// Applies `f(function's array, spare array)` to each array of a body.
@@ -115,7 +115,7 @@ inline void reserve_for_text(Function& fn, std::size_t text_bytes) {
   fn.operands.reserve(bytes / 12);
   fn.successors.reserve(bytes / 96);
   fn.blocks.reserve(bytes / 96);
-  fn.names.reserve(bytes / 6);
+  fn.names.reserve(bytes / 4);
 }
 
 /// Leaves `data` (a parsed function's array, grown by doubling) in a buffer of exactly its
@@ -787,7 +787,7 @@ class OpAsmParser {
   SourceLoc op_loc_;
   std::vector<Token> lhs_;
   OperationState state_;
-  std::vector<std::uint32_t> numeric_;
+  BodyArray<std::uint32_t> numeric_;
   std::size_t dense_name_limit_;  // numeric names at or above it live in named_
   detail::NameTable named_;
   std::vector<Placeholder> placeholders_;

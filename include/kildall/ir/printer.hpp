@@ -105,7 +105,7 @@ class ValueNamer {
 
  private:
   const Function* fn_;
-  std::vector<std::uint32_t> number_;        // by value: its `%N`, or no_index to print its source name
+  BodyArray<std::uint32_t> number_;          // by value: its `%N`, or no_index to print its source name
   std::vector<std::uint32_t> block_number_;  // by block: its `^bbN`, or no_index to print its label
 };
 

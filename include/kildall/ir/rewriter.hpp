@@ -203,8 +203,8 @@ class Rewriter {
   }
 
   /// Number of uses of each value by live ops, indexed by `ValueId` (one pass over the operands).
-  [[nodiscard]] std::vector<std::uint32_t> use_counts() const {
-    std::vector<std::uint32_t> counts(fn_->values.size(), 0);
+  [[nodiscard]] BodyArray<std::uint32_t> use_counts() const {
+    BodyArray<std::uint32_t> counts(fn_->values.size(), 0);
     for (OpId op = 0; op < fn_->ops.size(); ++op) {
       if (fn_->ops[op].erased) continue;
       for (const ValueId v : fn_->operands_of(op)) ++counts[v];

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <limits>
 #include <new>
+#include <vector>
 
 /// \cond INTERNAL
 #if defined(__linux__) && __has_include(<sys/mman.h>)
@@ -75,6 +76,11 @@ struct LargeArrayAllocator {
     return (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
   }
 };
+
+/// A `std::vector` on `LargeArrayAllocator`: the array type of per-node and
+/// per-value data that a large graph or function fills once.
+template <class T>
+using LargeArray = std::vector<T, LargeArrayAllocator<T>>;
 
 }  // namespace kildall::detail
 

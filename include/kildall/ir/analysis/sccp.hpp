@@ -341,7 +341,7 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
   }
   // Replacements are collected and applied in one pass over the operands at the end (one
   // `replace_all_uses` per value would make the rewrite quadratic in the function's size).
-  const std::vector<std::uint32_t> uses = rewriter.use_counts();
+  const BodyArray<std::uint32_t> uses = rewriter.use_counts();
   std::vector<ValueId> replacement_of(fn.values.size(), no_index);
   // Block arguments.
   for (BlockId b = 0; b < block_count; ++b) {

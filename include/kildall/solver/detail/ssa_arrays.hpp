@@ -62,7 +62,7 @@ struct SsaArrays {
   CsrGraph branch_users;                   // by value: blocks whose terminator branches on it
   std::vector<bool> is_entry;
   std::vector<std::uint32_t> entry_indices;
-  std::vector<Edge> edges;
+  Array<Edge> edges;
   Array<std::uint32_t> edge_target, edge_source;         // by edge (numbered by target block)
   CsrGraph out_edges;                                    // by block: its out-edges' numbers
   Array<std::uint32_t> incoming_begin;                   // by member position
@@ -183,7 +183,7 @@ struct SsaArrays {
     // Each block's members (its arguments, then its op results) and branch
     // operands, in block order; every op result's operands, in member order.
     block_members.start_rows(nb, n);
-    branch_operands.start_rows(nb);
+    branch_operands.start_rows(nb, nb);
     member_operands.start_rows(n, 2 * n);
     auto place = [&](const Value& v, std::size_t bi, std::uint32_t argument) {
       const std::size_t vi = kildall::value_index(prog, v);
@@ -239,6 +239,13 @@ struct SsaArrays {
     incoming_begin.reserve(block_members.pushed() + 1);
     incoming_edge.clear();
     incoming_value.clear();
+    // A guess at the edge count (two per block, as in branchy code): reserving it costs
+    // address space only, and spares a million-block CFG its growth copies.
+    edges.reserve(2 * nb);
+    edge_target.reserve(2 * nb);
+    edge_source.reserve(2 * nb);
+    incoming_edge.reserve(2 * nb);
+    incoming_value.reserve(2 * nb);
     std::vector<std::uint32_t> forwarded;      // this block's in-edges' forwarded values, flat
     std::vector<std::uint32_t> forwarded_end;  // per in-edge: end of its values in `forwarded`
     for (std::size_t ti = 0; ti < nb; ++ti) {
