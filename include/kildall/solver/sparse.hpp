@@ -452,8 +452,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       const std::vector<bool> affected = affected_closure(n + nb, seeds, [&](std::size_t i, auto&& touch) {
         if (i < n) {
           for (const std::uint32_t w : dependents_->targets(i)) touch(w);
-          for (const std::uint32_t b : s_->branch_users.targets(i)) {
-            for (const std::uint32_t k : s_->out_edges.targets(b)) touch(n + s_->edge_target[k]);
+          for (const auto& use : s_->branch_users(i)) {
+            for (const std::uint32_t k : s_->out_edges.targets(use.block)) touch(n + s_->edge_target[k]);
           }
         } else {
           const std::size_t b = i - n;
@@ -525,7 +525,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       const std::uint32_t b = s_->block_of[vi];
       if (b == none || !r_->block_reached_[b]) return false;
-      if (s_->argument_position[vi] != none) return join_incoming(vi, b, out);
+      if (s_->is_argument[vi]) return join_incoming(vi, b, out);
     }
     const Result& r = *r_;
     operand_scratch_.clear();
@@ -565,8 +565,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       for (const std::uint32_t w : dependents_->targets(vi)) enqueue_value(w);
       if constexpr (has_branches) {
-        for (const std::uint32_t b : s_->branch_users.targets(vi)) {
-          if (r_->block_reached_[b]) evaluate_out_edges(b, /*enqueue_targets=*/true);
+        for (const auto& use : s_->branch_users(vi)) {
+          if (r_->block_reached_[use.block]) evaluate_out_edges(use.block, /*enqueue_targets=*/true);
         }
       }
     } else {
@@ -608,7 +608,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
 
   // --- blocks and edges (with a CFG) ---------------------------------------
 
-  [[nodiscard]] Block block_at(std::uint32_t b) const { return *s_->block_handles[b]; }
+  [[nodiscard]] Block block_at(std::uint32_t b) const { return s_->block_at(b); }
 
   void mark_executable(std::uint32_t b) {
     if (r_->block_reached_[b]) return;
@@ -644,7 +644,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         mark_executable(t);
       } else if (enqueue_targets) {
         for (const std::uint32_t a : s_->block_members.targets(t)) {
-          if (s_->argument_position[a] == none) break;  // arguments come first
+          if (!s_->is_argument[a]) break;  // arguments come first
           enqueue_value(a);
         }
       }

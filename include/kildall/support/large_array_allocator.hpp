@@ -51,7 +51,9 @@ struct LargeArrayAllocator {
     const std::size_t rounded = round_up(bytes);
     void* p = ::operator new(rounded, std::align_val_t{huge_page_bytes});
 #if KILDALL_DETAIL_HAS_MADVISE
-    (void)::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure leaves ordinary pages
+    // Only the whole huge pages the array spans: its last part stays on 4 KiB pages, so an
+    // array does not hold up to 2 MiB of memory past its end once it is written.
+    (void)::madvise(p, bytes / huge_page_bytes * huge_page_bytes, MADV_HUGEPAGE);  // advice only
 #endif
     return static_cast<T*>(p);
   }

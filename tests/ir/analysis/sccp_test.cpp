@@ -6,7 +6,11 @@
 // rewritten program must compute the same results as the original.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
+#include <string_view>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include <kildall/ir/analysis/sccp.hpp>
@@ -305,4 +309,46 @@ TEST_CASE("SCCP's forwarded value follows a loop-carried value that stops being 
                                            registry);
   const SccpAnalysis folded(straight.functions[0], registry);
   CHECK(folded.describe(straight.functions[0].result(2)) == "3");
+}
+
+TEST_CASE("forwarded_values lists each look-through identity once, in value order (against the ops' definitions)") {
+  // Oracle: for every op result, the identity checked directly on the op and the op defining
+  // one of its operands, worked out by hand for each of the identities and operand orders.
+  const OpRegistry registry;
+  const Module m = parse_and_verify(R"(func.func @f(%a: i32, %b: i32) -> i32 {
+  %s = arith.addi %a, %b : i32
+  %d = arith.subi %s, %b : i32
+  %e = arith.subi %s, %a : i32
+  %t = arith.subi %a, %b : i32
+  %u = arith.addi %t, %b : i32
+  %v = arith.addi %b, %t : i32
+  %x = arith.xori %a, %b : i32
+  %y = arith.xori %x, %b : i32
+  %z = arith.xori %a, %x : i32
+  %n = arith.muli %d, %e : i32
+  return %n : i32
+}
+)",
+                                    registry);
+  const Function& fn = m.functions[0];
+  const auto pairs = forwarded_values(fn);
+  const auto value_named = [&](std::string_view name) {
+    for (ValueId v = 0; v < fn.values.size(); ++v)
+      if (fn.value_name(v) == name) return v;
+    FAIL("no value named " << name);
+    return no_index;
+  };
+  const std::vector<std::pair<std::string_view, std::string_view>> expected = {
+      {"d", "a"}, {"e", "b"}, {"u", "a"}, {"v", "a"}, {"y", "a"}, {"z", "b"}};
+  REQUIRE(pairs.size() == expected.size());
+  for (std::size_t i = 0; i + 1 < pairs.size(); ++i) CHECK(pairs[i].first < pairs[i + 1].first);
+  for (const auto& [from, to] : expected) {
+    const ValueId v = value_named(from);
+    const auto it = std::find_if(pairs.begin(), pairs.end(), [&](const auto& p) { return p.first == v; });
+    REQUIRE(it != pairs.end());
+    CHECK(it->second == value_named(to));
+  }
+  // A function without such identities has none.
+  const Module plain = parse_and_verify("func.func @g(%a: i32) -> i32 {\n  %b = arith.addi %a, %a : i32\n  return %b : i32\n}\n", registry);
+  CHECK(forwarded_values(plain.functions[0]).empty());
 }

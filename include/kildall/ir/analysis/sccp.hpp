@@ -55,13 +55,13 @@ namespace kildall::ir {
 /// overdefined.
 using ConstantState = Flat<std::uint64_t>;
 
-/// For every op result of `fn`, the value it always equals by an identity that looks through
+/// The op results of `fn` that always equal another value by an identity that looks through
 /// the op defining one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
 /// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand order);
-/// `no_index` for the others. Empty when no value has one; else one entry per value. SCCP names
-/// `forwarded` as an extra operand of `v` so that `v` reads, and follows, the state of `forwarded`.
-[[nodiscard]] inline std::vector<ValueId> forwarded_values(const Function& fn) {
-  std::vector<ValueId> forwarded;
+/// as `(v, forwarded)` pairs in increasing `v` (few values have one: no per-value array). SCCP
+/// names `forwarded` as an extra operand of `v` so that `v` reads, and follows, its state.
+[[nodiscard]] inline std::vector<std::pair<ValueId, ValueId>> forwarded_values(const Function& fn) {
+  std::vector<std::pair<ValueId, ValueId>> forwarded;
   const auto defined_by = [&](ValueId v, BuiltinOp kind) -> std::span<const ValueId> {
     const ValueData& data = fn.values[v];
     if (data.is_block_argument || !is(fn.ops[data.owner].code, kind)) return {};
@@ -90,10 +90,9 @@ using ConstantState = Flat<std::uint64_t>;
         else if (other == inner[0]) found = inner[1];
       }
     }
-    if (found == no_index) continue;
-    if (forwarded.empty()) forwarded.assign(fn.values.size(), no_index);
-    forwarded[o.result_begin] = found;
+    if (found != no_index) forwarded.emplace_back(o.result_begin, found);
   }
+  std::sort(forwarded.begin(), forwarded.end());  // ops are not in value order after rewrites
   return forwarded;
 }
 
@@ -105,15 +104,20 @@ class SccpProblem {
 
   /// SCCP of the function of `shape`, whose ops are defined in `registry` (both must outlive the problem).
   SccpProblem(const FunctionShape& shape, const OpRegistry& registry)
-      : shape_(&shape), fn_(&shape.function()), registry_(&registry), forwarded_(forwarded_values(shape.function())) {}
+      : shape_(&shape), fn_(&shape.function()), registry_(&registry), forwarded_(forwarded_values(shape.function())) {
+    if (forwarded_.empty()) return;
+    has_forwarded_.assign(fn_->values.size(), false);
+    for (const auto& [v, to] : forwarded_) has_forwarded_[v] = true;
+  }
 
   /// Function arguments are unknown.
   [[nodiscard]] ConstantState boundary(ValueId) const { return ConstantState::top(); }
 
   /// The value `v` always equals by a look-through identity (`forwarded_values`), read after its operands.
   [[nodiscard]] std::span<const ValueId> extra_operands(ValueId v) const {
-    if (forwarded_.empty() || forwarded_[v] == no_index) return {};
-    return {&forwarded_[v], 1};
+    if (forwarded_.empty() || !has_forwarded_[v]) return {};
+    const auto it = std::lower_bound(forwarded_.begin(), forwarded_.end(), std::pair<ValueId, ValueId>{v, 0});
+    return {&it->second, 1};
   }
 
   /// An edge of a `cf.cond_br` is executable when the condition may take its side.
@@ -248,7 +252,8 @@ class SccpProblem {
   const FunctionShape* shape_;
   const Function* fn_;
   const OpRegistry* registry_;
-  std::vector<ValueId> forwarded_;
+  std::vector<std::pair<ValueId, ValueId>> forwarded_;  // (value, what it equals), by value
+  std::vector<bool> has_forwarded_;                      // by value: has an entry in `forwarded_`
 };
 
 /// The SCCP result of one function: per-value states and executable blocks.

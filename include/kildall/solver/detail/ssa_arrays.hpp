@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -51,15 +52,26 @@ struct SsaArrays {
   std::size_t block_count = 0;
   std::vector<Block> roots;                          // the shape's entries, as given
   std::vector<std::optional<Value>> value_handles;  // unless values are their own index
-  std::vector<std::optional<Block>> block_handles;
+  std::vector<std::optional<Block>> block_handles;  // empty when every block is its own index
   Array<std::uint32_t> block_of;           // by value: block index, or none
-  Array<std::uint32_t> argument_position;  // by value: argument position, or none (op result)
+  std::vector<bool> is_argument;           // by value: a block argument (else an op result, or unplaced)
   Array<std::uint32_t> member_position;    // by value: its position among the blocks' members, or none
   CsrGraph member_operands;                // by member position: operand indices (op results)
   CsrGraph dependents;                     // by value: values computed from it
   CsrGraph block_members;                  // by block: arguments, then op results (value indices)
   CsrGraph branch_operands;                // by block: what its terminator branches on
-  CsrGraph branch_users;                   // by value: blocks whose terminator branches on it
+  /// A value a terminator branches on, and that terminator's block.
+  struct BranchUse {
+    std::uint32_t value;  ///< The branch operand.
+    std::uint32_t block;  ///< The block whose terminator reads it.
+    friend bool operator<(const BranchUse& a, const BranchUse& b) {
+      return a.value != b.value ? a.value < b.value : a.block < b.block;
+    }
+  };
+  // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
+  // value and a bit per value: few values are branch operands, so no per-value array.
+  std::vector<bool> is_branch_operand;
+  Array<BranchUse> branch_uses;
   std::vector<bool> is_entry;
   std::vector<std::uint32_t> entry_indices;
   Array<Edge> edges;
@@ -75,6 +87,24 @@ struct SsaArrays {
     } else {
       return *value_handles[vi];
     }
+  }
+
+  /// The block handle with index `bi`.
+  [[nodiscard]] Block block_at(std::size_t bi) const {
+    if constexpr (std::is_integral_v<Block>) {
+      if (block_handles.empty()) return static_cast<Block>(bi);
+    }
+    return *block_handles[bi];
+  }
+
+  /// The (value, block) pairs of the terminators that branch on value `vi`, by block.
+  [[nodiscard]] std::span<const BranchUse> branch_users(std::size_t vi) const {
+    if (!is_branch_operand[vi]) return {};
+    const BranchUse key{static_cast<std::uint32_t>(vi), 0};
+    const auto first = std::lower_bound(branch_uses.begin(), branch_uses.end(), key);
+    auto last = first;
+    while (last != branch_uses.end() && last->value == key.value) ++last;
+    return {branch_uses.data() + (first - branch_uses.begin()), static_cast<std::size_t>(last - first)};
   }
 
   /// Derives every array from `prog`; `extra(v, add)` may `add` more operands
@@ -110,7 +140,7 @@ struct SsaArrays {
     for (std::size_t m = 0; m < members.size(); ++m) {
       for (const std::uint32_t x : member_operands.targets(m)) operands.push(x);
       const std::uint32_t v = members[m];
-      if (argument_position[v] == none && !extra(value_at(v), add)) return false;
+      if (!is_argument[v] && !extra(value_at(v), add)) return false;
       operands.end_row();
     }
     if (any) build_dependents(operands, dependents_out);
@@ -133,8 +163,9 @@ struct SsaArrays {
   /// Bytes held by the arrays.
   [[nodiscard]] std::size_t bytes() const noexcept {
     return dependents.bytes() + member_operands.bytes() + block_members.bytes() + branch_operands.bytes() +
-           branch_users.bytes() + out_edges.bytes() + is_entry.capacity() / 8 +
-           (block_of.capacity() + argument_position.capacity() + member_position.capacity() + edge_target.capacity() +
+           branch_uses.capacity() * sizeof(BranchUse) + is_branch_operand.capacity() / 8 + out_edges.bytes() +
+           is_entry.capacity() / 8 +
+           is_argument.capacity() / 8 + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
             edge_source.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
             incoming_value.capacity() + entry_indices.capacity()) *
                sizeof(std::uint32_t) +
@@ -151,11 +182,20 @@ struct SsaArrays {
     const std::size_t nb = vertex_count(cfg);
     value_count = n;
     block_count = nb;
-    block_handles.assign(nb, std::nullopt);
+    // Blocks that are their own index (as in most IRs' CFG views) keep no handle table.
+    bool identity_blocks = std::is_integral_v<Block>;
     for (const auto& b : vertex_range(cfg)) {
       const std::size_t bi = vertex_index(cfg, b);
       if (bi >= nb) return false;
-      block_handles[bi].emplace(b);
+      if constexpr (std::is_integral_v<Block>) {
+        if constexpr (std::is_signed_v<Block>) identity_blocks = identity_blocks && b >= 0;
+        identity_blocks = identity_blocks && static_cast<std::size_t>(b) == bi;
+      }
+    }
+    block_handles.clear();
+    if (!identity_blocks) {
+      block_handles.assign(nb, std::nullopt);
+      for (const auto& b : vertex_range(cfg)) block_handles[vertex_index(cfg, b)].emplace(b);
     }
     is_entry.assign(nb, false);
     entry_indices.clear();
@@ -178,19 +218,19 @@ struct SsaArrays {
     }
     if constexpr (!identity_values) value_handles.assign(n, std::nullopt);
     block_of.assign(n, none);
-    argument_position.assign(n, none);
+    is_argument.assign(n, false);
     member_position.assign(n, none);
     // Each block's members (its arguments, then its op results) and branch
     // operands, in block order; every op result's operands, in member order.
     block_members.start_rows(nb, n);
     branch_operands.start_rows(nb, nb);
     member_operands.start_rows(n, 2 * n);
-    auto place = [&](const Value& v, std::size_t bi, std::uint32_t argument) {
+    auto place = [&](const Value& v, std::size_t bi, bool argument) {
       const std::size_t vi = kildall::value_index(prog, v);
       if (vi >= n || member_position[vi] != none) return false;  // outside the numbering, or in two places
       if constexpr (!identity_values) value_handles[vi].emplace(v);
       block_of[vi] = static_cast<std::uint32_t>(bi);
-      argument_position[vi] = argument;
+      is_argument[vi] = argument;
       member_position[vi] = static_cast<std::uint32_t>(block_members.pushed());
       block_members.push(static_cast<std::uint32_t>(vi));
       return true;
@@ -202,14 +242,13 @@ struct SsaArrays {
       return true;
     };
     for (std::size_t bi = 0; bi < nb; ++bi) {
-      const Block b = *block_handles[bi];
-      std::uint32_t position = 0;
+      const Block b = block_at(bi);
       for (const auto& a : prog.block_arguments(b)) {
-        if (!place(a, bi, position++)) return false;
+        if (!place(a, bi, true)) return false;
         member_operands.end_row();
       }
       for (const auto& v : prog.block_values(b)) {
-        if (!place(v, bi, none)) return false;
+        if (!place(v, bi, false)) return false;
         for (const auto& x : prog.operands(v)) {
           if (!add_operand(x)) return false;
         }
@@ -226,11 +265,16 @@ struct SsaArrays {
       }
       branch_operands.end_row();
     }
-    branch_users.assign_counted(n, [&](auto&& emit) {
-      for (std::size_t b = 0; b < nb; ++b) {
-        for (const std::uint32_t x : branch_operands.targets(b)) emit(x, static_cast<std::uint32_t>(b));
+    is_branch_operand.assign(n, false);
+    branch_uses.clear();
+    branch_uses.reserve(branch_operands.pushed());
+    for (std::size_t b = 0; b < nb; ++b) {
+      for (const std::uint32_t x : branch_operands.targets(b)) {
+        is_branch_operand[x] = true;
+        branch_uses.push_back({x, static_cast<std::uint32_t>(b)});
       }
-    });
+    }
+    std::sort(branch_uses.begin(), branch_uses.end());
     // CFG edges, numbered by target block; for each argument, what each in-edge passes to it.
     edges.clear();
     edge_target.clear();
@@ -251,11 +295,11 @@ struct SsaArrays {
     for (std::size_t ti = 0; ti < nb; ++ti) {
       const auto members = block_members.targets(ti);
       std::size_t arguments = 0;
-      while (arguments < members.size() && argument_position[members[arguments]] != none) ++arguments;
+      while (arguments < members.size() && is_argument[members[arguments]]) ++arguments;
       forwarded.clear();
       forwarded_end.clear();
       const auto first_edge = static_cast<std::uint32_t>(edges.size());
-      for (const auto& e : in_edge_range(cfg, *block_handles[ti])) {
+      for (const auto& e : in_edge_range(cfg, block_at(ti))) {
         const std::size_t si = vertex_index(cfg, source(e, cfg));
         if (si >= nb) return false;
         edges.push_back(e);
