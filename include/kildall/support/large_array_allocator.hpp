@@ -51,9 +51,12 @@ struct LargeArrayAllocator {
     const std::size_t rounded = round_up(bytes);
     void* p = ::operator new(rounded, std::align_val_t{huge_page_bytes});
 #if KILDALL_DETAIL_HAS_MADVISE
-    // Only the whole huge pages the array spans: its last part stays on 4 KiB pages, so an
-    // array does not hold up to 2 MiB of memory past its end once it is written.
-    (void)::madvise(p, bytes / huge_page_bytes * huge_page_bytes, MADV_HUGEPAGE);  // advice only
+    // The last huge page only when the array fills at least three quarters of it: a written
+    // array then holds at most 512 KiB past its end, and a mostly empty last page stays on
+    // 4 KiB pages (a fault per page, but only for what is written).
+    const std::size_t whole = bytes / huge_page_bytes * huge_page_bytes;
+    const bool tail_mostly_used = bytes - whole >= huge_page_bytes / 4 * 3;
+    (void)::madvise(p, tail_mostly_used ? rounded : whole, MADV_HUGEPAGE);  // advice only
 #endif
     return static_cast<T*>(p);
   }
