@@ -1,5 +1,4 @@
-// Tests of kildall/support/large_array_allocator.hpp: the allocator of
-// the solvers' per-node arrays (huge-page advice for large arrays).
+// Tests support/large_array_allocator.hpp (alignment, huge-page rounding, every element usable); oracle: address arithmetic and sums over the elements.
 
 #include <doctest/doctest.h>
 

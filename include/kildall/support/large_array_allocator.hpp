@@ -1,7 +1,9 @@
 #pragma once
 /// \file
-/// Internal: the allocator of the solvers' per-node arrays (lattice states,
-/// visit counters, iteration order and positions).
+/// Internal: the allocator of arrays that a large graph or function fills
+/// once: the solvers' per-node arrays (lattice states, visit counters,
+/// iteration order and positions), the WTO's and the dominator tree's, and the
+/// reference IR's function bodies and views (`ir::BodyArray`).
 ///
 /// A solve over a million nodes writes every element of a few arrays of tens
 /// of megabytes exactly once. With 4 KiB pages that first write costs one
@@ -11,6 +13,8 @@
 /// pages with `madvise(MADV_HUGEPAGE)` (the kernel's "madvise" THP mode,
 /// Debian's default): one fault per 2 MiB. Where huge pages are unavailable
 /// the advice is ignored and the array behaves like any other allocation.
+/// The last huge page of an array is advised only when the array fills three
+/// quarters of it, so a written array holds at most 512 KiB past its end.
 /// Smaller arrays use plain `operator new`.
 
 #include <cstddef>
