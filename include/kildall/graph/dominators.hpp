@@ -87,7 +87,7 @@ class DominatorTree {
   std::vector<Vertex> rpo_;
   // Per-vertex arrays on the huge-page allocator: a CFG of a million blocks
   // fills each of them once, at one page fault per 2 MiB.
-  using Indices = std::vector<std::size_t, detail::LargeArrayAllocator<std::size_t>>;
+  using Indices = detail::LargeArray<std::size_t>;
   Indices position_;   // vertex index -> RPO position, or none
   Indices idom_;       // RPO position -> RPO position of the immediate dominator
   Indices preorder_;   // RPO position -> preorder number in the tree
@@ -113,7 +113,7 @@ struct DominatorTreeBuilder {
     // One depth-first search from the entry (the traversal of `kildall::reverse_postorder`):
     // preorder numbers with the DFS-tree parent, and the postorder, whose reverse is the RPO.
     Indices pre_of(count, none);  // vertex index -> preorder number
-    std::vector<Vertex, LargeArrayAllocator<Vertex>> pre_vertex;  // preorder number -> vertex
+    LargeArray<Vertex> pre_vertex;  // preorder number -> vertex
     Indices parent;                                             // preorder number -> parent's
     pre_vertex.reserve(count);
     parent.reserve(count);

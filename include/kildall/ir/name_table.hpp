@@ -58,10 +58,6 @@ class FlatNameSlots {
       if (e.hash == fresh.hash && matches(e)) return {&e, false};
     }
   }
-  /// Makes room for `count` entries without rehashing.
-  void reserve(std::size_t count) {
-    while (5 * count > 4 * entries_.size()) grow();
-  }
   /// Removes every entry; a table much larger than its contents shrinks.
   void clear() {
     if (size_ == 0) return;
@@ -140,8 +136,6 @@ class ArenaNameSet {
     (void)slots_.insert(Entry{begin, size, name_hash(name)},
                         [&](const Entry& e) { return arena.substr(e.begin, e.size) == name; });
   }
-  /// Makes room for `count` names without rehashing.
-  void reserve(std::size_t count) { slots_.reserve(count); }
   /// Number of names.
   [[nodiscard]] std::size_t size() const { return slots_.size(); }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <concepts>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -20,6 +21,18 @@
 #include <kildall/ir/parser.hpp>
 
 namespace kildall::ir {
+
+namespace detail {
+
+/// Appends `n` in decimal (signed or unsigned) to `out`.
+template <std::integral N>
+void append_decimal(std::string& out, N n) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, n).ptr;
+  out.append(buffer, end);
+}
+
+}  // namespace detail
 
 /// The printed names of the values and blocks of one function: source names
 /// are kept; unnamed values get `%N` above the largest numeric source name,
@@ -73,9 +86,7 @@ class ValueNamer {
     if (number_[value] == no_index) {
       out.append(fn_->value_name(value));
     } else {
-      char buffer[16];
-      const auto end = std::to_chars(buffer, buffer + sizeof buffer, number_[value]).ptr;
-      out.append(buffer, end);
+      detail::append_decimal(out, number_[value]);
     }
   }
   /// `%name` of `value`.
@@ -91,9 +102,7 @@ class ValueNamer {
       out.append(fn_->block_name(block));
     } else {
       out.append("bb");
-      char buffer[16];
-      const auto end = std::to_chars(buffer, buffer + sizeof buffer, block_number_[block]).ptr;
-      out.append(buffer, end);
+      detail::append_decimal(out, block_number_[block]);
     }
   }
   /// `^label` of `block`.
@@ -149,17 +158,9 @@ class OpAsmPrinter {
     }
   }
   /// Appends `n` in decimal.
-  void print_unsigned(std::uint64_t n) {
-    char buffer[24];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, n).ptr;
-    out_->append(buffer, end);
-  }
+  void print_unsigned(std::uint64_t n) { detail::append_decimal(*out_, n); }
   /// Appends `n` in signed decimal.
-  void print_signed(std::int64_t n) {
-    char buffer[24];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, n).ptr;
-    out_->append(buffer, end);
-  }
+  void print_signed(std::int64_t n) { detail::append_decimal(*out_, n); }
   /// Appends `^label` or `^label(%a, %b : T1, T2)` for successor `s` of `op`.
   void print_successor(const Function& fn, OpId op, const Successor& s) {
     namer_->append_block(*out_, s.block);

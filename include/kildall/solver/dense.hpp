@@ -174,10 +174,10 @@ class DenseResult {
   const G* graph_ = nullptr;
   Direction direction_ = Direction::forward;
   std::vector<vertex_type> roots_;
-  std::vector<L, detail::LargeArrayAllocator<L>> in_;
-  std::vector<L, detail::LargeArrayAllocator<L>> out_;
+  detail::LargeArray<L> in_;
+  detail::LargeArray<L> out_;
   std::vector<bool> reached_;
-  std::vector<std::uint32_t, detail::LargeArrayAllocator<std::uint32_t>> visits_;
+  detail::LargeArray<std::uint32_t> visits_;
   SolveOutcome<vertex_type> outcome_;
   SolveStatistics stats_;
 };

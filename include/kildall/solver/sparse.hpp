@@ -325,10 +325,10 @@ class SparseResult {
 
   const Prog* program_ = nullptr;
   std::vector<block_type> roots_;
-  std::vector<L, detail::LargeArrayAllocator<L>> states_;
+  detail::LargeArray<L> states_;
   std::vector<bool> reached_;
   std::vector<bool> block_reached_;
-  std::vector<std::uint32_t, detail::LargeArrayAllocator<std::uint32_t>> visits_;
+  detail::LargeArray<std::uint32_t> visits_;
   SolveOutcome<value_type> outcome_;
   SolveStatistics stats_;
 };
@@ -786,8 +786,6 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     r.stats_.bookkeeping_bytes = bytes;
   }
 
-  template <class T>
-  using Array = std::vector<T, LargeArrayAllocator<T>>;
   using PlanVertex = std::conditional_t<has_cfg, std::uint32_t, Value>;
 
   const Prog& prog_;

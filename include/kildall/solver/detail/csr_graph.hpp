@@ -114,8 +114,8 @@ class CsrGraph {
   friend std::size_t num_vertices(const CsrGraph& g) { return g.size(); }
 
  private:
-  std::vector<std::uint32_t, LargeArrayAllocator<std::uint32_t>> begin_;
-  std::vector<std::uint32_t, LargeArrayAllocator<std::uint32_t>> target_;
+  LargeArray<std::uint32_t> begin_;
+  LargeArray<std::uint32_t> target_;
 };
 
 }  // namespace kildall::detail

@@ -31,8 +31,8 @@ struct PlanComponent {
 /// components (sorted by head) whose entries the widening delay counts.
 template <class Vertex>
 struct IterationPlan {
-  std::vector<Vertex, LargeArrayAllocator<Vertex>> order;                // by position
-  std::vector<std::uint32_t, LargeArrayAllocator<std::uint32_t>> position;  // by vertex index; no_position when unordered
+  LargeArray<Vertex> order;                // by position
+  LargeArray<std::uint32_t> position;      // by vertex index; no_position when unordered
   std::vector<bool> widening_point;     // by position
   std::vector<PlanComponent> components;  // WTO only: one per head, by head position
 

@@ -40,8 +40,6 @@ struct SsaArrays {
   using Cfg = ssa_cfg_t<Prog>;
   using Block = vertex_t<Cfg>;
   using Edge = edge_t<Cfg>;
-  template <class T>
-  using Array = std::vector<T, LargeArrayAllocator<T>>;
   static constexpr std::uint32_t none = no_position;
   /// Whether a value is its own index (no handle table kept).
   static constexpr bool identity_values =
@@ -53,9 +51,9 @@ struct SsaArrays {
   std::vector<Block> roots;                          // the shape's entries, as given
   std::vector<std::optional<Value>> value_handles;  // unless values are their own index
   std::vector<std::optional<Block>> block_handles;  // empty when every block is its own index
-  Array<std::uint32_t> block_of;           // by value: block index, or none
+  LargeArray<std::uint32_t> block_of;           // by value: block index, or none
   std::vector<bool> is_argument;           // by value: a block argument (else an op result, or unplaced)
-  Array<std::uint32_t> member_position;    // by value: its position among the blocks' members, or none
+  LargeArray<std::uint32_t> member_position;    // by value: its position among the blocks' members, or none
   CsrGraph member_operands;                // by member position: operand indices (op results)
   CsrGraph dependents;                     // by value: values computed from it
   CsrGraph block_members;                  // by block: arguments, then op results (value indices)
@@ -71,14 +69,14 @@ struct SsaArrays {
   // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
   // value and a bit per value: few values are branch operands, so no per-value array.
   std::vector<bool> is_branch_operand;
-  Array<BranchUse> branch_uses;
+  LargeArray<BranchUse> branch_uses;
   std::vector<bool> is_entry;
   std::vector<std::uint32_t> entry_indices;
-  Array<Edge> edges;
-  Array<std::uint32_t> edge_target, edge_source;         // by edge (numbered by target block)
+  LargeArray<Edge> edges;
+  LargeArray<std::uint32_t> edge_target, edge_source;         // by edge (numbered by target block)
   CsrGraph out_edges;                                    // by block: its out-edges' numbers
-  Array<std::uint32_t> incoming_begin;                   // by member position
-  Array<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
+  LargeArray<std::uint32_t> incoming_begin;                   // by member position
+  LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
 
   /// The value handle with index `vi`.
   [[nodiscard]] Value value_at(std::size_t vi) const {
