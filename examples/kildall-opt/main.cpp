@@ -398,9 +398,9 @@ FunctionStates analyse(const Module& module, const Function& fn, const std::stri
   if (analysis == "int-range") {
     if (debug) {
       TraceObserver trace(fn, registry, "Inferring ranges", describe_range);
-      fill(IntRangeAnalysis(fn, nullptr, solver_options(), trace));
+      fill(IntRangeAnalysis(fn, &registry, solver_options(), trace));
     } else {
-      fill(IntRangeAnalysis(fn, nullptr, solver_options()));
+      fill(IntRangeAnalysis(fn, &registry, solver_options()));
     }
   } else {
     if (debug) {
@@ -434,9 +434,9 @@ void run_pass(Module& module, const std::string& pass, bool debug) {
       };
       if (debug) {
         TraceObserver trace(fn, *module.registry, "Inferring ranges", describe_range);
-        run(IntRangeAnalysis(fn, nullptr, solver_options(), trace));
+        run(IntRangeAnalysis(fn, module.registry, solver_options(), trace));
       } else {
-        run(IntRangeAnalysis(fn, nullptr, solver_options()));
+        run(IntRangeAnalysis(fn, module.registry, solver_options()));
       }
     }
   }

@@ -5,12 +5,14 @@
 /// and rewrites on it (SCCP and integer ranges, `kildall/ir/analysis/`).
 
 #include <kildall/ir/arith.hpp>
+#include <kildall/ir/builtin_ops.hpp>
 #include <kildall/ir/cfg_view.hpp>
 #include <kildall/ir/def_use_view.hpp>
 #include <kildall/ir/diagnostics.hpp>
 #include <kildall/ir/interpreter.hpp>
 #include <kildall/ir/lexer.hpp>
 #include <kildall/ir/module.hpp>
+#include <kildall/ir/op_definition.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/parser.hpp>
 #include <kildall/ir/printer.hpp>

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include <kildall/ir/arith.hpp>
-#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/builtin_ops.hpp>
 #include <kildall/lattice/bitset.hpp>
 #include <kildall/lattice/flat.hpp>
 #include <kildall/lattice/interval.hpp>
@@ -176,21 +176,10 @@ std::vector<std::uint64_t> members(const Interval& x, FuzzInput& in) {
 
 void check_interval_transfers(FuzzInput& in, unsigned width) {
   const std::vector<Interval> pool = build_pool<Interval>(in, [&](FuzzInput& i) { return fresh_interval(i, width); });
-  struct Binary {
-    ir::BuiltinOp op;
-    Interval (*transfer)(const Interval&, const Interval&);
-  };
-  static const Binary binaries[] = {
-      {ir::BuiltinOp::addi, infer_add},   {ir::BuiltinOp::subi, infer_sub},   {ir::BuiltinOp::muli, infer_mul},
-      {ir::BuiltinOp::andi, infer_and},   {ir::BuiltinOp::ori, infer_or},     {ir::BuiltinOp::xori, infer_xor},
-      {ir::BuiltinOp::shli, infer_shl},   {ir::BuiltinOp::shrui, infer_shru}, {ir::BuiltinOp::shrsi, infer_shrs},
-      {ir::BuiltinOp::divui, infer_divu}, {ir::BuiltinOp::divsi, infer_divs}, {ir::BuiltinOp::remui, infer_remu},
-      {ir::BuiltinOp::remsi, infer_rems}, {ir::BuiltinOp::minsi, infer_mins}, {ir::BuiltinOp::maxsi, infer_maxs},
-      {ir::BuiltinOp::minui, infer_minu}, {ir::BuiltinOp::maxui, infer_maxu}};
-  const Binary& t = binaries[in.below(std::size(binaries))];
-  const std::string name = std::string(ir::OpRegistry().op(ir::code_of(t.op)).name);
+  const ir::BinaryArithRecord& t = ir::binary_arith_ops[in.below(ir::binary_arith_ops.size())];  // the IR's table
+  const std::string name(t.name);
   // Monotone on the pool.
-  const laws::Report report = laws::check_monotone_binary(pool, t.transfer);
+  const laws::Report report = laws::check_monotone_binary(pool, t.infer_ranges);
   fuzz::fuzz_check(report.ok(), "interval transfer not monotone",
                    [&] { return name + ": " + report.failures() + "\n" + describe(pool); });
   // Sound for members.
@@ -198,10 +187,10 @@ void check_interval_transfers(FuzzInput& in, unsigned width) {
     if (a.is_empty()) continue;
     for (const Interval& b : pool) {
       if (b.is_empty()) continue;
-      const Interval r = t.transfer(a, b);
+      const Interval r = t.infer_ranges(a, b);
       for (const std::uint64_t x : members(a, in))
         for (const std::uint64_t y : members(b, in)) {
-          const ir::ArithResult c = ir::evaluate_binary(ir::code_of(t.op), width, x, y);
+          const ir::ArithResult c = ir::evaluate_binary(ir::code_of(t.code), width, x, y);
           if (!c.defined()) continue;
           fuzz::fuzz_check(r.contains(c.value), "interval transfer unsound", [&] {
             std::ostringstream out;
@@ -240,7 +229,7 @@ void check_interval_transfers(FuzzInput& in, unsigned width) {
     }
     for (const Interval& b : pool) {
       if (b.is_empty()) continue;
-      const auto pred = static_cast<ir::CmpIPredicate>(in.below(10));
+      const auto pred = static_cast<CmpPredicate>(in.below(10));
       const std::optional<bool> decided = infer_cmp(static_cast<CmpPredicate>(pred), a, b);
       if (!decided) continue;
       for (const std::uint64_t x : members(a, in))

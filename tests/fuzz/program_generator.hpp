@@ -215,7 +215,8 @@ class ProgramWriter {
   template <class ValueOf>
   void write_op(unsigned f, unsigned& counter, ValueOf& value_of, std::vector<Value>& defined) {
     static const char* const binary[] = {"addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori",
-                                         "xori", "shli", "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui"};
+                                         "xori", "shli", "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui",
+                                       "floordivsi", "ceildivsi", "ceildivui"};
     static const char* const predicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
     const unsigned w = any_width();
     const std::string name = "%v" + std::to_string(counter++);

@@ -11,6 +11,7 @@
 #include <kildall/ir/arith.hpp>
 
 using namespace kildall::ir;
+using kildall::CmpPredicate;
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
@@ -30,6 +31,13 @@ i128 floor_div(i128 a, i128 b) {  // b > 0
   i128 q = a / b;
   if ((a % b != 0) && (a < 0)) --q;
   return q;
+}
+i128 floor_div_any(i128 a, i128 b) {  // toward negative infinity, b != 0
+  const i128 q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+i128 ceil_div_any(i128 a, i128 b) {  // toward positive infinity, b != 0: -floor(-a / b)
+  return -floor_div_any(-a, b);
 }
 i128 trunc_div(i128 a, i128 b) {  // toward zero, by magnitudes
   const i128 ma = a < 0 ? -a : a, mb = b < 0 ? -b : b;
@@ -83,29 +91,38 @@ std::optional<std::uint64_t> reference(BuiltinOp op, unsigned w, std::uint64_t a
     case BuiltinOp::maxsi: return reduce(sa > sb ? sa : sb, w);
     case BuiltinOp::minui: return reduce(ua < ub ? ua : ub, w);
     case BuiltinOp::maxui: return reduce(ua > ub ? ua : ub, w);
+    case BuiltinOp::floordivsi:
+      if (sb == 0 || (sa == smin && sb == -1)) return std::nullopt;
+      return reduce(floor_div_any(sa, sb), w);
+    case BuiltinOp::ceildivsi:
+      if (sb == 0 || (sa == smin && sb == -1)) return std::nullopt;
+      return reduce(ceil_div_any(sa, sb), w);
+    case BuiltinOp::ceildivui:
+      if (ub == 0) return std::nullopt;
+      return reduce(ceil_div_any(ua, ub), w);
     default: return std::nullopt;
   }
 }
 
-bool reference_compare(CmpIPredicate p, unsigned w, std::uint64_t a, std::uint64_t b) {
+bool reference_compare(CmpPredicate p, unsigned w, std::uint64_t a, std::uint64_t b) {
   const i128 ua = a, ub = b, sa = as_signed(a, w), sb = as_signed(b, w);
   switch (p) {
-    case CmpIPredicate::eq: return ua == ub;
-    case CmpIPredicate::ne: return ua != ub;
-    case CmpIPredicate::slt: return sa < sb;
-    case CmpIPredicate::sle: return sa <= sb;
-    case CmpIPredicate::sgt: return sa > sb;
-    case CmpIPredicate::sge: return sa >= sb;
-    case CmpIPredicate::ult: return ua < ub;
-    case CmpIPredicate::ule: return ua <= ub;
-    case CmpIPredicate::ugt: return ua > ub;
-    case CmpIPredicate::uge: return ua >= ub;
+    case CmpPredicate::eq: return ua == ub;
+    case CmpPredicate::ne: return ua != ub;
+    case CmpPredicate::slt: return sa < sb;
+    case CmpPredicate::sle: return sa <= sb;
+    case CmpPredicate::sgt: return sa > sb;
+    case CmpPredicate::sge: return sa >= sb;
+    case CmpPredicate::ult: return ua < ub;
+    case CmpPredicate::ule: return ua <= ub;
+    case CmpPredicate::ugt: return ua > ub;
+    case CmpPredicate::uge: return ua >= ub;
   }
   return false;
 }
 
 void check_pair(unsigned w, std::uint64_t a, std::uint64_t b) {
-  for (OpCode code = code_of(BuiltinOp::addi); code <= code_of(BuiltinOp::maxui); ++code) {
+  for (OpCode code = code_of(BuiltinOp::addi); code <= code_of(BuiltinOp::ceildivui); ++code) {
     const auto want = reference(static_cast<BuiltinOp>(code), w, a, b);
     const ArithResult got = evaluate_binary(code, w, a, b);
     CAPTURE(code);
@@ -116,7 +133,7 @@ void check_pair(unsigned w, std::uint64_t a, std::uint64_t b) {
     if (want) REQUIRE(got.value == *want);
   }
   for (std::size_t p = 0; p < 10; ++p) {
-    const auto predicate = static_cast<CmpIPredicate>(p);
+    const auto predicate = static_cast<CmpPredicate>(p);
     REQUIRE(evaluate_compare(predicate, a, b, w) == reference_compare(predicate, w, a, b));
   }
 }
@@ -157,7 +174,7 @@ TEST_CASE("casts: sign extension, zero extension, truncation") {
 
 TEST_CASE("predicate names round-trip") {
   for (std::size_t p = 0; p < 10; ++p) {
-    const auto predicate = static_cast<CmpIPredicate>(p);
+    const auto predicate = static_cast<CmpPredicate>(p);
     CHECK(parse_predicate(predicate_name(predicate)) == predicate);
   }
   CHECK_FALSE(parse_predicate("lt").has_value());
@@ -170,7 +187,7 @@ TEST_CASE("identity folds hold for every value of the unknown operand (exhaustiv
   std::size_t folds = 0;
   for (unsigned w = 1; w <= 6; ++w) {
     const std::uint64_t n = std::uint64_t{1} << w;
-    for (OpCode code = code_of(BuiltinOp::addi); code <= code_of(BuiltinOp::maxui); ++code) {
+    for (OpCode code = code_of(BuiltinOp::addi); code <= code_of(BuiltinOp::ceildivui); ++code) {
       const auto op = static_cast<BuiltinOp>(code);
       CAPTURE(code);
       CAPTURE(w);
@@ -216,7 +233,7 @@ TEST_CASE("identity folds hold for every value of the unknown operand (exhaustiv
 
 TEST_CASE("cmpi of a value with itself") {
   for (std::size_t p = 0; p < 10; ++p) {
-    const auto predicate = static_cast<CmpIPredicate>(p);
+    const auto predicate = static_cast<CmpPredicate>(p);
     for (unsigned w : {1u, 3u, 64u})
       for (std::uint64_t x : {std::uint64_t{0}, std::uint64_t{1}, width_mask(w)})
         CHECK(compare_of_equal_operands(predicate) == reference_compare(predicate, w, x, x));

@@ -28,14 +28,28 @@ struct ToyNoisy {
 
 ToyNoisy register_toy_noisy(OpRegistry& registry) {
   ToyNoisy d{};
-  d.noisy = registry.add_type("noisy.i32");
+  d.noisy = registry.add_type("noisy.i32", 32);
   const Type noisy = d.noisy;
-  const auto make = [&](std::string name, OpFormat format, EvalHook eval, VerifyHook verify = {}) {
+  // The article's noise model as range transfers (MLIR's InferIntRangeInterface), in each op's record.
+  const RangeHook initial = [](const Function&, OpId, std::uint32_t, std::span<const Interval>) {
+    return Interval::from_unsigned(32, 0, 12);
+  };
+  const RangeHook union_plus_one = [](const Function&, OpId, std::uint32_t, std::span<const Interval> in) {
+    Interval joined = in[0];
+    (void)joined.join(in[1]);
+    return Interval::from_unsigned(32, joined.umin(), joined.umax() + 1);
+  };
+  const RangeHook noise_sum = [](const Function&, OpId, std::uint32_t, std::span<const Interval> in) {
+    return Interval::from_unsigned(32, 0, in[0].umax() + in[1].umax());
+  };
+  const auto make = [&](std::string name, OpFormat format, EvalHook eval, VerifyHook verify = {},
+                        RangeHook ranges = {}) {
     OpDefinition def;
     def.name = std::move(name);
     def.format = format;
     def.eval = std::move(eval);
     def.verify = std::move(verify);
+    def.infer_ranges = std::move(ranges);
     return registry.add_op(std::move(def));
   };
   const auto noisy_operands = [noisy](const Function& fn, OpId op) -> std::optional<std::string> {
@@ -59,23 +73,25 @@ ToyNoisy register_toy_noisy(OpRegistry& registry) {
         if (fn.values[fn.operands_of(op)[0]].type != Type::integer(5)) return std::string("expects an i5 operand");
         if (fn.values[fn.result(op)].type != noisy) return std::string("produces !noisy.i32");
         return std::nullopt;
-      });
+      },
+      initial);
   d.decode = make("noisy.decode", OpFormat::cast_arrow,
                   [](const Function&, OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
                     out[0] = in[0] & 31;
                     return EvalStatus::success();
                   });
   d.add = make("noisy.add", OpFormat::binary, binary([](std::uint64_t a, std::uint64_t b) { return a + b; }),
-               noisy_operands);
+               noisy_operands, union_plus_one);
   d.sub = make("noisy.sub", OpFormat::binary, binary([](std::uint64_t a, std::uint64_t b) { return a - b; }),
-               noisy_operands);
+               noisy_operands, union_plus_one);
   d.mul = make("noisy.mul", OpFormat::binary, binary([](std::uint64_t a, std::uint64_t b) { return a * b; }),
-               noisy_operands);
+               noisy_operands, noise_sum);
   d.reduce_noise = make("noisy.reduce_noise", OpFormat::unary,
                         [](const Function&, OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
                           out[0] = in[0];
                           return EvalStatus::success();
-                        });
+                        },
+                        {}, initial);
   // A custom format: `%y = noisy.assume %x in [lo, hi] : !noisy.i32`.
   OpDefinition assume;
   assume.name = "noisy.assume";
@@ -112,27 +128,6 @@ ToyNoisy register_toy_noisy(OpRegistry& registry) {
   return d;
 }
 
-/// The article's noise model as range transfers (MLIR's InferIntRangeInterface).
-IntRangeTransfers noise_model(const ToyNoisy& d) {
-  IntRangeTransfers t;
-  t.set_width(d.noisy, 32);
-  const auto initial = [](const Function&, OpId, std::uint32_t, std::span<const Interval>) {
-    return Interval::from_unsigned(32, 0, 12);
-  };
-  const auto union_plus_one = [](const Function&, OpId, std::uint32_t, std::span<const Interval> in) {
-    Interval joined = in[0];
-    (void)joined.join(in[1]);
-    return Interval::from_unsigned(32, joined.umin(), joined.umax() + 1);
-  };
-  t.add(d.encode, initial);
-  t.add(d.reduce_noise, initial);
-  t.add(d.add, union_plus_one);
-  t.add(d.sub, union_plus_one);
-  t.add(d.mul, [](const Function&, OpId, std::uint32_t, std::span<const Interval> in) {
-    return Interval::from_unsigned(32, 0, in[0].umax() + in[1].umax());
-  });
-  return t;
-}
 
 const char* const article_first = R"(func.func @test_op_syntax() -> i5 {
   %0 = arith.constant 3 : i5
@@ -216,14 +211,13 @@ TEST_CASE("the article's programs parse, print, re-parse and run once the toy di
   CHECK(first.functions[0].ops[4].code == d.mul);
 }
 
-TEST_CASE("the integer range analysis reproduces the article's noise bounds through the transfer table") {
+TEST_CASE("the integer range analysis reproduces the article's noise bounds through the ops' range hooks") {
   OpRegistry registry;
-  const ToyNoisy d = register_toy_noisy(registry);
-  const IntRangeTransfers transfers = noise_model(d);
+  (void)register_toy_noisy(registry);
   {
     const Module module = parse_and_verify(article_first, registry, "article.mlir");
     const Function& fn = module.functions[0];
-    const IntRangeAnalysis ranges(fn, &transfers);
+    const IntRangeAnalysis ranges(fn, &registry);
     const unsigned expected[] = {12, 12, 24, 48, 96, 192};
     const char* names[] = {"2", "3", "4", "5", "6", "7"};
     for (int i = 0; i < 6; ++i) {
@@ -236,7 +230,7 @@ TEST_CASE("the integer range analysis reproduces the article's noise bounds thro
   {
     const Module module = parse_and_verify(article_second, registry, "article.mlir");
     const Function& fn = module.functions[0];
-    const IntRangeAnalysis ranges(fn, &transfers);
+    const IntRangeAnalysis ranges(fn, &registry);
     CHECK(ranges.lookup(value_named(fn, "4"))->umax() == 24);
     CHECK(ranges.lookup(value_named(fn, "b4"))->umax() == 28);  // unionPlusOne of [0,27] and [0,12]
     CHECK(ranges.lookup(value_named(fn, "c4"))->umax() == 28);
@@ -297,8 +291,7 @@ TEST_CASE("inserting reduce_noise after an op and rerouting the other uses (the 
   CHECK(printed.find("%5 = noisy.reduce_noise %4 : !noisy.i32") != std::string::npos);
   CHECK(printed.find("%b1 = noisy.add %5, %3 : !noisy.i32") != std::string::npos);
   CHECK(printed.find("%c1 = noisy.sub %5, %2 : !noisy.i32") != std::string::npos);
-  const IntRangeTransfers transfers = noise_model(d);
-  const IntRangeAnalysis ranges(fn, &transfers);
+  const IntRangeAnalysis ranges(fn, &registry);
   CHECK(ranges.lookup(value_named(fn, "b4"))->umax() == 16);
 }
 

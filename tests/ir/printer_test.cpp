@@ -141,5 +141,24 @@ TEST_CASE("mlir-opt-16 accepts the printed output") {
     CAPTURE(printed);
     CHECK(std::system(command.c_str()) == 0);
   }
+  // Result packs, index casts and the rounding divisions, printed back.
+  const char* const packs = R"(func.func @packs(%a: i32, %b: i32) -> (i32, i32, index) {
+  %x, %r:2 = func.call @three(%a, %b) : (i32, i32) -> (i32, i32, i32)
+  %f = arith.floordivsi %r#0, %b : i32
+  %c = arith.ceildivsi %r#1, %b : i32
+  %u = arith.ceildivui %x, %b : i32
+  %i = arith.index_cast %f : i32 to index
+  %j = arith.index_castui %c : i32 to index
+  %k = arith.addi %i, %j : index
+  return %u, %r#1, %k : i32, i32, index
+}
+func.func private @three(i32, i32) -> (i32, i32, i32)
+)";
+  const std::string printed = print_module(parse_and_verify(packs, registry, "packs.mlir"));
+  CHECK(printed.find("%x, %r:2 = func.call") != std::string::npos);
+  const auto path = dir / "packs.mlir";
+  std::ofstream(path) << printed;
+  CAPTURE(printed);
+  CHECK(std::system((mlir_opt + " " + path.string() + " -o /dev/null").c_str()) == 0);
   std::filesystem::remove_all(dir);
 }

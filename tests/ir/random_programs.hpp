@@ -53,7 +53,8 @@ inline std::string random_program(std::uint64_t seed, const ProgramShape& shape)
   for (unsigned i = 0; i < shape.arguments; ++i) out += (i ? ", %a" : "%a") + std::to_string(i) + ": " + type(main_width);
   out += ") -> " + type(main_width) + " {\n";
   static const char* const binary[] = {"addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori",
-                                       "xori", "shli", "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui"};
+                                       "xori", "shli", "shrsi", "shrui", "minsi", "maxsi", "minui", "maxui",
+                                       "floordivsi", "ceildivsi", "ceildivui"};
   static const char* const predicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
   unsigned counter = 0;
   for (unsigned b = 0; b < shape.blocks; ++b) {

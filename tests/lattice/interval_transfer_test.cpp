@@ -71,6 +71,22 @@ Concrete c_divs(unsigned w, Bits x, Bits y) {
   if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
   return bits_of(w, sx(w, x) / sx(w, y));
 }
+Concrete c_floordivs(unsigned w, Bits x, Bits y) {
+  if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
+  const std::int64_t a = sx(w, x), b = sx(w, y);
+  const std::int64_t q = a / b;
+  return bits_of(w, (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q);
+}
+Concrete c_ceildivs(unsigned w, Bits x, Bits y) {
+  if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
+  const std::int64_t a = sx(w, x), b = sx(w, y);
+  const std::int64_t q = a / b;
+  return bits_of(w, (a % b != 0 && (a < 0) == (b < 0)) ? q + 1 : q);
+}
+Concrete c_ceildivu(unsigned, Bits x, Bits y) {
+  if (y == 0) return std::nullopt;
+  return x / y + (x % y != 0 ? 1 : 0);
+}
 Concrete c_remu(unsigned, Bits x, Bits y) {
   if (y == 0) return std::nullopt;
   return x % y;
@@ -115,7 +131,7 @@ Interval per_view_reference(const Interval& a, const Interval& b, char op) {
 }
 
 // Thresholds: measured values (see docs/lattices.md, "Interval") rounded up.
-const std::array<BinaryOp, 17> binary_ops = {{
+const std::array<BinaryOp, 20> binary_ops = {{
     {"add", kildall::infer_add, c_add, 0.0, '+'},
     {"sub", kildall::infer_sub, c_sub, 0.0, '-'},
     {"mul", kildall::infer_mul, c_mul, 36.0, '*'},
@@ -127,6 +143,9 @@ const std::array<BinaryOp, 17> binary_ops = {{
     {"shru", kildall::infer_shru, c_shru, 0.0},
     {"divs", kildall::infer_divs, c_divs, 0.0},
     {"divu", kildall::infer_divu, c_divu, 0.0},
+    {"floordivs", kildall::infer_floordivs, c_floordivs, 0.0},
+    {"ceildivs", kildall::infer_ceildivs, c_ceildivs, 0.0},
+    {"ceildivu", kildall::infer_ceildivu, c_ceildivu, 0.0},
     {"rems", kildall::infer_rems, c_rems, 2.5},
     {"remu", kildall::infer_remu, c_remu, 3.2},
     {"mins", kildall::infer_mins, c_mins, 0.0},

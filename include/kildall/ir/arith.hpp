@@ -14,53 +14,60 @@
 #include <optional>
 #include <string_view>
 
-#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/op_definition.hpp>
 #include <kildall/ir/types.hpp>
+#include <kildall/lattice/interval_transfer.hpp>
 
 namespace kildall::ir {
 
-/// The ten `arith.cmpi` predicates, numbered as in MLIR.
-enum class CmpIPredicate : std::uint8_t { eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge };
+// `arith.cmpi`'s predicate is the lattice's `CmpPredicate` (one enum for the IR and the
+// range transfers), stored in the op's immediate with MLIR's numbering.
+static_assert(static_cast<int>(CmpPredicate::eq) == 0 && static_cast<int>(CmpPredicate::ne) == 1 &&
+                  static_cast<int>(CmpPredicate::slt) == 2 && static_cast<int>(CmpPredicate::sle) == 3 &&
+                  static_cast<int>(CmpPredicate::sgt) == 4 && static_cast<int>(CmpPredicate::sge) == 5 &&
+                  static_cast<int>(CmpPredicate::ult) == 6 && static_cast<int>(CmpPredicate::ule) == 7 &&
+                  static_cast<int>(CmpPredicate::ugt) == 8 && static_cast<int>(CmpPredicate::uge) == 9,
+              "CmpPredicate must number the predicates as MLIR's arith::CmpPredicate does");
 
-/// The spellings of the predicates, indexed by `CmpIPredicate`.
+/// The spellings of the predicates, indexed by `CmpPredicate`.
 inline constexpr std::array<std::string_view, 10> predicate_names = {"eq",  "ne",  "slt", "sle", "sgt",
                                                                      "sge", "ult", "ule", "ugt", "uge"};
 
 /// The spelling of `predicate` (`slt`, ...).
-[[nodiscard]] constexpr std::string_view predicate_name(CmpIPredicate predicate) {
+[[nodiscard]] constexpr std::string_view predicate_name(CmpPredicate predicate) {
   return predicate_names[static_cast<std::size_t>(predicate)];
 }
 
 /// The predicate spelled `name`, if any.
-[[nodiscard]] constexpr std::optional<CmpIPredicate> parse_predicate(std::string_view name) {
+[[nodiscard]] constexpr std::optional<CmpPredicate> parse_predicate(std::string_view name) {
   for (std::size_t i = 0; i < predicate_names.size(); ++i)
-    if (predicate_names[i] == name) return static_cast<CmpIPredicate>(i);
+    if (predicate_names[i] == name) return static_cast<CmpPredicate>(i);
   return std::nullopt;
 }
 
 /// `a <predicate> b` on `width`-bit values.
-[[nodiscard]] constexpr bool evaluate_compare(CmpIPredicate predicate, std::uint64_t a, std::uint64_t b,
+[[nodiscard]] constexpr bool evaluate_compare(CmpPredicate predicate, std::uint64_t a, std::uint64_t b,
                                               unsigned width) {
   const std::uint64_t ua = a & width_mask(width), ub = b & width_mask(width);
   const std::int64_t sa = sign_extend(a, width), sb = sign_extend(b, width);
   switch (predicate) {
-    case CmpIPredicate::eq: return ua == ub;
-    case CmpIPredicate::ne: return ua != ub;
-    case CmpIPredicate::slt: return sa < sb;
-    case CmpIPredicate::sle: return sa <= sb;
-    case CmpIPredicate::sgt: return sa > sb;
-    case CmpIPredicate::sge: return sa >= sb;
-    case CmpIPredicate::ult: return ua < ub;
-    case CmpIPredicate::ule: return ua <= ub;
-    case CmpIPredicate::ugt: return ua > ub;
-    case CmpIPredicate::uge: return ua >= ub;
+    case CmpPredicate::eq: return ua == ub;
+    case CmpPredicate::ne: return ua != ub;
+    case CmpPredicate::slt: return sa < sb;
+    case CmpPredicate::sle: return sa <= sb;
+    case CmpPredicate::sgt: return sa > sb;
+    case CmpPredicate::sge: return sa >= sb;
+    case CmpPredicate::ult: return ua < ub;
+    case CmpPredicate::ule: return ua <= ub;
+    case CmpPredicate::ugt: return ua > ub;
+    case CmpPredicate::uge: return ua >= ub;
   }
   return false;
 }
 
-/// True for the seventeen two-operand `arith` ops (`addi` .. `maxui`).
+/// True for the twenty two-operand `arith` ops (`addi` .. `ceildivui`).
 [[nodiscard]] constexpr bool is_binary_arith(OpCode code) {
-  return code >= code_of(BuiltinOp::addi) && code <= code_of(BuiltinOp::maxui);
+  return code >= code_of(BuiltinOp::addi) && code <= code_of(BuiltinOp::ceildivui);
 }
 
 /// True for `extsi`, `extui`, `trunci`.
@@ -120,19 +127,31 @@ struct ArithResult {
     case BuiltinOp::maxsi: return wrap_signed(std::max(sa, sb));
     case BuiltinOp::minui: return wrap(std::min(a, b));
     case BuiltinOp::maxui: return wrap(std::max(a, b));
+    case BuiltinOp::floordivsi:
+    case BuiltinOp::ceildivsi: {
+      if (b == 0) return {0, "division by zero"};
+      if (sa == smin && sb == -1) return {0, "signed division overflow"};
+      const std::int64_t q = sa / sb;
+      const bool inexact = sa % sb != 0, same_sign = (sa < 0) == (sb < 0);
+      if (is(code, BuiltinOp::floordivsi)) return wrap_signed(inexact && !same_sign ? q - 1 : q);
+      return wrap_signed(inexact && same_sign ? q + 1 : q);
+    }
+    case BuiltinOp::ceildivui:
+      if (b == 0) return {0, "division by zero"};
+      return wrap(a / b + (a % b != 0 ? 1 : 0));
     default: return {0, "not a binary arith op"};
   }
 }
 
 /// The answer of `arith.cmpi <predicate>, x, x` (both operands the same value): true for
 /// `eq`, `sle`, `sge`, `ule`, `uge`, false for the strict predicates and `ne`.
-[[nodiscard]] constexpr bool compare_of_equal_operands(CmpIPredicate predicate) {
+[[nodiscard]] constexpr bool compare_of_equal_operands(CmpPredicate predicate) {
   switch (predicate) {
-    case CmpIPredicate::eq:
-    case CmpIPredicate::sle:
-    case CmpIPredicate::sge:
-    case CmpIPredicate::ule:
-    case CmpIPredicate::uge: return true;
+    case CmpPredicate::eq:
+    case CmpPredicate::sle:
+    case CmpPredicate::sge:
+    case CmpPredicate::ule:
+    case CmpPredicate::uge: return true;
     default: return false;
   }
 }

@@ -1,7 +1,9 @@
 #pragma once
 /// \file
-/// A reference interpreter with exact wrapping integer semantics (arith.hpp)
-/// for every built-in op, and the `eval` hook for dialect ops. Calls use an
+/// A reference interpreter: every op that is not control flow runs its
+/// record's `eval` (op_definition.hpp; the built-ins' exact wrapping integer
+/// semantics of arith.hpp, a dialect's own); branches, returns and calls
+/// move between blocks and frames. Calls use an
 /// explicit frame stack (no C++ recursion, so deep recursion in the program
 /// cannot overflow the host stack), and a step budget turns non-terminating
 /// programs into a reported status. Undefined behaviour (division by zero,
@@ -20,7 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include <kildall/ir/arith.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 
@@ -85,7 +86,7 @@ class Interpreter {
     if (arguments.size() != entry.argument_types.size())
       return fail(ExecStatus::error, "wrong number of arguments for '@" + entry.name + "'", entry.loc);
     std::vector<Frame> stack;
-    std::vector<std::uint64_t> scratch, results;
+    std::vector<std::uint64_t> scratch, results, out;
     ExecResult outcome;
     if (!push_frame(stack, function, arguments, options, outcome)) return outcome;
     while (true) {
@@ -104,81 +105,53 @@ class Interpreter {
         regs[v] = bits;
         if (options.on_value) options.on_value(frame.function, v, bits);
       };
-      const auto width_of = [&](ValueId v) { return fn.values[v].type.width(); };
       const OpCode code = o.code;
-      if (code < code_of(BuiltinOp::count)) {
-        switch (static_cast<BuiltinOp>(code)) {
-          case BuiltinOp::constant: set(o.result_begin, o.imm); break;
-          case BuiltinOp::cmpi:
-            set(o.result_begin, evaluate_compare(static_cast<CmpIPredicate>(o.imm), regs[operands[0]],
-                                                 regs[operands[1]], width_of(operands[0]))
-                                    ? 1
-                                    : 0);
-            break;
-          case BuiltinOp::select: set(o.result_begin, regs[operands[0]] ? regs[operands[1]] : regs[operands[2]]); break;
-          case BuiltinOp::extsi:
-          case BuiltinOp::extui:
-          case BuiltinOp::trunci:
-            set(o.result_begin,
-                evaluate_cast(code, width_of(operands[0]), width_of(o.result_begin), regs[operands[0]]));
-            break;
-          case BuiltinOp::br:
-          case BuiltinOp::cond_br: {
-            std::uint32_t taken = 0;
-            if (is(code, BuiltinOp::cond_br)) taken = regs[operands[0]] ? 0 : 1;
-            const Successor& s = fn.successors[o.successor_begin + taken];
-            enter_block(frame, fn, s, scratch, options);
-            continue;
-          }
-          case BuiltinOp::return_: {
-            results.clear();
-            for (const ValueId v : operands) results.push_back(regs[v]);
-            stack.pop_back();
-            if (stack.empty()) {
-              outcome.status = ExecStatus::returned;
-              outcome.results = results;
-              return outcome;
-            }
-            Frame& caller = stack.back();
-            const Function& caller_fn = module_->functions[caller.function];
-            const OpData& call = caller_fn.ops[caller.op];
-            for (std::uint32_t i = 0; i < call.result_count; ++i) {
-              caller.registers[call.result_begin + i] = results[i];
-              if (options.on_value) options.on_value(caller.function, call.result_begin + i, results[i]);
-            }
-            caller.op = call.next;
-            continue;
-          }
-          case BuiltinOp::call: {
-            const std::uint32_t callee = callee_[frame.function][frame.op];
-            if (callee == no_index || module_->functions[callee].is_declaration())
-              return fail(ExecStatus::error, "call to a function without body", o.loc, outcome.steps);
-            scratch.clear();
-            for (const ValueId v : operands) scratch.push_back(regs[v]);
-            const std::vector<std::uint64_t> arguments_copy = scratch;
-            if (!push_frame(stack, callee, arguments_copy, options, outcome)) return outcome;
-            continue;  // `frame` may dangle now; the loop re-reads the top.
-          }
-          case BuiltinOp::count: break;
-          default: {  // binary arith
-            const ArithResult r = evaluate_binary(code, width_of(o.result_begin), regs[operands[0]], regs[operands[1]]);
-            if (!r.defined())
-              return fail(ExecStatus::undefined_behavior, std::string(r.undefined_reason), o.loc, outcome.steps);
-            set(o.result_begin, r.value);
-            break;
-          }
+      // Control flow is structure (successors, frames); everything else is its record's `eval`.
+      if (is(code, BuiltinOp::br) || is(code, BuiltinOp::cond_br)) {
+        std::uint32_t taken = 0;
+        if (is(code, BuiltinOp::cond_br)) taken = regs[operands[0]] ? 0 : 1;
+        const Successor& s = fn.successors[o.successor_begin + taken];
+        enter_block(frame, fn, s, scratch, options);
+        continue;
+      }
+      if (is(code, BuiltinOp::return_)) {
+        results.clear();
+        for (const ValueId v : operands) results.push_back(regs[v]);
+        stack.pop_back();
+        if (stack.empty()) {
+          outcome.status = ExecStatus::returned;
+          outcome.results = results;
+          return outcome;
         }
-      } else {
-        const OpDefinition& def = registry_->op(code);
-        if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + def.name + "'", o.loc, outcome.steps);
+        Frame& caller = stack.back();
+        const Function& caller_fn = module_->functions[caller.function];
+        const OpData& call = caller_fn.ops[caller.op];
+        for (std::uint32_t i = 0; i < call.result_count; ++i) {
+          caller.registers[call.result_begin + i] = results[i];
+          if (options.on_value) options.on_value(caller.function, call.result_begin + i, results[i]);
+        }
+        caller.op = call.next;
+        continue;
+      }
+      if (is(code, BuiltinOp::call)) {
+        const std::uint32_t callee = callee_[frame.function][frame.op];
+        if (callee == no_index || module_->functions[callee].is_declaration())
+          return fail(ExecStatus::error, "call to a function without body", o.loc, outcome.steps);
         scratch.clear();
         for (const ValueId v : operands) scratch.push_back(regs[v]);
-        std::vector<std::uint64_t> out(o.result_count, 0);
-        EvalStatus status = def.eval(fn, frame.op, scratch, out);
-        if (!status.ok) return fail(ExecStatus::undefined_behavior, std::move(status.message), o.loc, outcome.steps);
-        if (def.terminator) return fail(ExecStatus::error, "dialect terminators cannot be interpreted", o.loc, outcome.steps);
-        for (std::uint32_t i = 0; i < o.result_count; ++i) set(o.result_begin + i, out[i]);
+        const std::vector<std::uint64_t> arguments_copy = scratch;
+        if (!push_frame(stack, callee, arguments_copy, options, outcome)) return outcome;
+        continue;  // `frame` may dangle now; the loop re-reads the top.
       }
+      const OpDefinition& def = registry_->op(code);
+      if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + def.name + "'", o.loc, outcome.steps);
+      if (def.terminator) return fail(ExecStatus::error, "dialect terminators cannot be interpreted", o.loc, outcome.steps);
+      scratch.clear();
+      for (const ValueId v : operands) scratch.push_back(regs[v]);
+      out.assign(o.result_count, 0);
+      EvalStatus status = def.eval(fn, frame.op, scratch, out);
+      if (!status.ok) return fail(ExecStatus::undefined_behavior, std::move(status.message), o.loc, outcome.steps);
+      for (std::uint32_t i = 0; i < o.result_count; ++i) set(o.result_begin + i, out[i]);
       frame.op = o.next;
     }
   }

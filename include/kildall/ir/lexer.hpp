@@ -20,7 +20,7 @@ namespace kildall::ir {
 enum class TokenKind : std::uint8_t {
   eof,
   bare_identifier,     ///< `func.func`, `i32`, `slt`, `to`
-  percent_identifier,  ///< `%x` (text includes '%')
+  percent_identifier,  ///< `%x`, or `%x#1` (a result of a pack; text includes '%')
   caret_identifier,    ///< `^bb1`
   at_identifier,       ///< `@f`
   bang_identifier,     ///< `!noisy.i32`
@@ -129,6 +129,12 @@ class Lexer {
             fail(token.loc, "invalid name: a name that starts with a digit must be all digits");
         } else {
           while (cur_ != end_ && is_suffix_char(*cur_)) ++cur_;
+        }
+        // `%r#1`: result 1 of the pack `%r:N` (MLIR's value-use), one token.
+        if (c == '%' && cur_ != end_ && *cur_ == '#') {
+          ++cur_;
+          if (cur_ == end_ || !is_digit(*cur_)) fail(token.loc, "expected a result number after '#'");
+          while (cur_ != end_ && is_digit(*cur_)) ++cur_;
         }
         return finish(c == '%' ? TokenKind::percent_identifier : TokenKind::caret_identifier);
       case '@':

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -304,7 +305,7 @@ class OpAsmParser {
     state.successors.push_back(successor);
   }
   /// The number of result names bound on the left of the op being parsed.
-  [[nodiscard]] std::uint32_t result_count() const { return static_cast<std::uint32_t>(lhs_.size()); }
+  [[nodiscard]] std::uint32_t result_count() const { return lhs_results_; }
   /// Location of the op name being parsed.
   [[nodiscard]] SourceLoc op_loc() const { return op_loc_; }
   /// Stores `text` in the current function's string arena; returns its offset (see `Function::arena_string`).
@@ -331,6 +332,12 @@ class OpAsmParser {
     SourceLoc first_ref;
     bool defined = false;
   };
+
+  /// A defined name is `%name`: `%name#N` only names a result of a pack.
+  void require_plain_name(const Token& name) {
+    if (name.text.find('#') != std::string_view::npos)
+      error(name.loc, "an argument name cannot have a '#N' suffix");
+  }
 
   void skip_attribute_dictionary_keyword() {
     if (token_.kind == TokenKind::bare_identifier && token_.text == "attributes")
@@ -399,6 +406,7 @@ class OpAsmParser {
   void reset_function_scope() {
     for (auto& n : numeric_) n = 0;
     named_.clear();
+    pack_names_.clear();
     placeholders_.clear();
     forward_slots_.clear();
     block_names_.clear();
@@ -422,6 +430,7 @@ class OpAsmParser {
         if (token_.kind == TokenKind::percent_identifier) {
           if (declaration_style) error(token_.loc, "expected a type, found " + quote(token_));
           const Token arg = consume();
+          require_plain_name(arg);
           expect(TokenKind::colon, "':' and the argument type");
           const Type type = parse_type();
           named_arguments.emplace_back(arg, type);
@@ -512,6 +521,7 @@ class OpAsmParser {
       std::uint32_t index = 0;
       do {
         const Token arg = expect(TokenKind::percent_identifier, "block argument name");
+        require_plain_name(arg);
         expect(TokenKind::colon, "':' and the argument type");
         const Type type = parse_type();
         const auto value = static_cast<ValueId>(fn_->values.size());
@@ -528,9 +538,26 @@ class OpAsmParser {
 
   void parse_operation(BlockId block) {
     lhs_.clear();
+    lhs_packs_.clear();
+    lhs_results_ = 0;
     if (token_.kind == TokenKind::percent_identifier) {
-      lhs_.push_back(consume());
-      while (consume_if(TokenKind::comma)) lhs_.push_back(expect(TokenKind::percent_identifier, "SSA result name"));
+      do {
+        const Token result = expect(TokenKind::percent_identifier, "SSA result name");
+        if (result.text.find('#') != std::string_view::npos)
+          error(result.loc, "a result name cannot have a '#N' suffix (a pack is written '%name:N')");
+        std::uint32_t pack = 0;  // 0: one plain name; N: the pack `%name:N`
+        if (consume_if(TokenKind::colon)) {
+          const Token count = expect(TokenKind::integer, "the number of results of the pack");
+          const auto n = detail::numeric_name(count.text);
+          if (!n || *n == 0 || *n > max_op_results)
+            error(count.loc, "a result pack has 1 to " + std::to_string(max_op_results) + " results");
+          pack = static_cast<std::uint32_t>(*n);
+        }
+        lhs_.push_back(result);
+        lhs_packs_.push_back(pack);
+        lhs_results_ += pack == 0 ? 1 : pack;
+        if (lhs_results_ > max_op_results) error(result.loc, "too many results bound");
+      } while (consume_if(TokenKind::comma));
       expect(TokenKind::equal, "'='");
     }
     if (token_.kind == TokenKind::string) error(token_.loc, "the generic op syntax is not supported");
@@ -541,9 +568,9 @@ class OpAsmParser {
     const OpDefinition& def = registry_->op(*code);
     state_.clear();
     parse_body(*code, def);
-    if (state_.result_types.size() != lhs_.size())
+    if (state_.result_types.size() != lhs_results_)
       error(name.loc, "'" + def.name + "' produces " + std::to_string(state_.result_types.size()) +
-                          " result(s) but " + std::to_string(lhs_.size()) + " name(s) are bound");
+                          " result(s) but " + std::to_string(lhs_results_) + " name(s) are bound");
     if (state_.result_types.size() > max_op_results || state_.successors.size() > max_op_results)
       error(name.loc, "'" + def.name + "' has more than " + std::to_string(max_op_results) + " results or successors");
     create_operation(*code, block);
@@ -575,9 +602,18 @@ class OpAsmParser {
     else fn.ops[b.last_op].next = op;
     b.last_op = op;
     fn.ops.push_back(data);
-    for (std::uint32_t i = 0; i < data.result_count; ++i) {
-      fn.values.push_back({state_.result_types[i], op, i, 0, 0, false});
-      define_value(lhs_[i].text, lhs_[i].loc, data.result_begin + i);
+    for (std::uint32_t i = 0; i < data.result_count; ++i) fn.values.push_back({state_.result_types[i], op, i, 0, 0, false});
+    ValueId next = data.result_begin;
+    for (std::size_t g = 0; g < lhs_.size(); ++g) {
+      if (lhs_packs_[g] == 0) {
+        define_value(lhs_[g].text, lhs_[g].loc, next++);
+        continue;
+      }
+      for (std::uint32_t i = 0; i < lhs_packs_[g]; ++i) {  // `%r:2` defines `%r#0` and `%r#1`
+        std::string& member = pack_names_.emplace_back(lhs_[g].text);
+        member.append("#").append(std::to_string(i));
+        define_value(member, lhs_[g].loc, next++);
+      }
     }
   }
 
@@ -785,7 +821,10 @@ class OpAsmParser {
   Token token_;
   Function* fn_ = nullptr;
   SourceLoc op_loc_;
-  std::vector<Token> lhs_;
+  std::vector<Token> lhs_;                 // the result names (or packs) bound by the op being parsed
+  std::vector<std::uint32_t> lhs_packs_;   // by name: 0, or N for the pack `%name:N`
+  std::uint32_t lhs_results_ = 0;          // results the names bind
+  std::deque<std::string> pack_names_;     // `%r#i` of this function's packs (named_ keys point here)
   OperationState state_;
   BodyArray<std::uint32_t> numeric_;
   std::size_t dense_name_limit_;  // numeric names at or above it live in named_

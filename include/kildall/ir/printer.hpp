@@ -48,11 +48,14 @@ class ValueNamer {
         any_unnamed = true;
       } else if (const auto n = detail::numeric_name(fn.value_name(v))) {
         next = std::max(next, *n + 1);
+      } else if (fn.value_name(v).find('#') != std::string_view::npos && !in_pack(v)) {
+        any_unnamed = true;  // `%r#1` outside its pack (a rewrite took the name over): printed as `%N`
+        number_[v] = 0;
       }
     }
     if (any_unnamed)
       for (ValueId v = 0; v < fn.values.size(); ++v)
-        if (fn.values[v].name_size == 0) number_[v] = next++;
+        if (fn.values[v].name_size == 0 || number_[v] == 0) number_[v] = next++;
     // Unnamed blocks get `^bbN` with the least N no source label `^bbN` has taken;
     // only labels of that form can collide, so no set of every label is built.
     block_number_.assign(fn.blocks.size(), no_index);
@@ -89,6 +92,27 @@ class ValueNamer {
       detail::append_decimal(out, number_[value]);
     }
   }
+  /// Appends the name of the results of `op` from result `first` on that one name
+  /// binds: `%r:2` for the pack `%r#0`, `%r#1`, else `%name` of that one result.
+  /// Returns how many results it named.
+  std::uint32_t append_result_group(std::string& out, OpId op, std::uint32_t first) const {
+    const OpData& o = fn_->ops[op];
+    const ValueId v = o.result_begin + first;
+    const std::string_view name = fn_->value_name(v);
+    if (number_[v] != no_index || name.size() < 2 || name.substr(name.size() - 2) != "#0") {
+      append_value(out, v);
+      return 1;
+    }
+    const std::string_view base = name.substr(0, name.size() - 2);
+    std::uint32_t count = 1;
+    while (first + count < o.result_count && number_[v + count] == no_index &&
+           is_pack_member(fn_->value_name(v + count), base, count))
+      ++count;
+    out.push_back('%');
+    out.append(base).push_back(':');
+    detail::append_decimal(out, count);
+    return count;
+  }
   /// `%name` of `value`.
   [[nodiscard]] std::string value(ValueId value) const {
     std::string out;
@@ -113,6 +137,27 @@ class ValueNamer {
   }
 
  private:
+  /// Whether `name` is `<base>#<index>`.
+  [[nodiscard]] static bool is_pack_member(std::string_view name, std::string_view base, std::uint32_t index) {
+    if (name.size() <= base.size() + 1 || name.substr(0, base.size()) != base || name[base.size()] != '#')
+      return false;
+    const auto n = detail::numeric_name(name.substr(base.size() + 1));
+    return n && *n == index;
+  }
+  /// Whether `v`, named `<base>#<k>`, is result k of a run of its op's results named
+  /// `<base>#0` .. `<base>#<k>` (a pack as parsed, which prints back as `%base:N`).
+  [[nodiscard]] bool in_pack(ValueId v) const {
+    const ValueData& value = fn_->values[v];
+    const std::string_view name = fn_->value_name(v);
+    const std::size_t hash = name.rfind('#');
+    const auto k = detail::numeric_name(name.substr(hash + 1));
+    if (value.is_block_argument || !k || *k > value.position) return false;
+    const std::string_view base = name.substr(0, hash);
+    for (std::uint32_t i = 0; i <= *k; ++i)
+      if (!is_pack_member(fn_->value_name(v - *k + i), base, i)) return false;
+    return true;
+  }
+
   const Function* fn_;
   BodyArray<std::uint32_t> number_;          // by value: its `%N`, or no_index to print its source name
   std::vector<std::uint32_t> block_number_;  // by block: its `^bbN`, or no_index to print its label
@@ -183,9 +228,9 @@ class OpAsmPrinter {
   /// Prints one op (without indentation or newline).
   void print_op(const Function& fn, OpId op) {
     const OpData& o = fn.ops[op];
-    for (std::uint32_t i = 0; i < o.result_count; ++i) {
+    for (std::uint32_t i = 0; i < o.result_count;) {
       if (i) out_->append(", ");
-      print_operand(o.result_begin + i);
+      i += namer_->append_result_group(*out_, op, i);
     }
     if (o.result_count) out_->append(" = ");
     const OpDefinition& def = registry_->op(o.code);
@@ -231,7 +276,7 @@ class OpAsmPrinter {
         return;
       }
       case OpFormat::compare:
-        *this << " " << predicate_name(static_cast<CmpIPredicate>(o.imm)) << ", ";
+        *this << " " << predicate_name(static_cast<CmpPredicate>(o.imm)) << ", ";
         print_operands(operands);
         *this << " : ";
         print_type(type_of(operands[0]));

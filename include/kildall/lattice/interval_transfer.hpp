@@ -427,29 +427,88 @@ void remainder_runs(std::uint64_t x_lo, std::uint64_t x_hi, std::uint64_t y_lo, 
   });
 }
 
-/// x / y, signed, rounding toward zero (MLIR `arith.divsi`). Division by zero
-/// and the overflowing -2^(w-1) / -1 are undefined behaviour and excluded.
-/// Exact.
-[[nodiscard]] inline Interval infer_divs(const Interval& a, const Interval& b) {
-  using namespace detail::interval;
+namespace detail::interval {
+
+/// Signed division with the rounding `round(x, y)` (x, y 64-bit, y never 0 or
+/// -1): the quotients of every pair of members, without division by zero and
+/// the overflowing -2^(w-1) / -1 (undefined behaviour, excluded). Exact: on a
+/// pair of sign-consistent parts the real quotient, hence its rounding, is
+/// monotone in each operand, so the extremes lie at the corners.
+template <class Round>
+[[nodiscard]] Interval signed_division(const Interval& a, const Interval& b, const char* name, Round round) {
   const unsigned w = a.width();
-  return over_part_pairs(a, b, "infer_divs", [w](Accumulator& acc, const Part& x, const Part& y) {
+  return over_part_pairs(a, b, name, [w, round](Accumulator& acc, const Part& x, const Part& y) {
     const std::int64_t x_lo = to_signed(w, x.lo);
     const std::int64_t x_hi = to_signed(w, x.hi);
     std::int64_t y_lo = to_signed(w, y.lo);
     std::int64_t y_hi = to_signed(w, y.hi);
     if (y_lo >= 0) y_lo = std::max<std::int64_t>(y_lo, 1);
-    if (y_lo <= -1 && -1 <= y_hi) {  // y = -1: -x, without the overflowing x = -2^(w-1)
+    if (y_lo <= -1 && -1 <= y_hi) {  // y = -1: -x (every rounding), without the overflowing x = -2^(w-1)
       const std::int64_t x_lo_defined = std::max(x_lo, signed_min(w) + 1);
       if (x_lo_defined <= x_hi) acc.add_signed(-x_hi, -x_lo_defined);
       y_hi = -2;
     }
     if (y_lo > y_hi) return;
-    // y is now never 0 or -1, so 64-bit division cannot overflow. On a pair
-    // of parts the quotient is monotone in each operand: extremes at corners.
-    const std::array<std::int64_t, 4> corners = {x_lo / y_lo, x_lo / y_hi, x_hi / y_lo, x_hi / y_hi};
+    const std::array<std::int64_t, 4> corners = {round(x_lo, y_lo), round(x_lo, y_hi), round(x_hi, y_lo),
+                                                 round(x_hi, y_hi)};
     const auto [lo, hi] = std::minmax_element(corners.begin(), corners.end());
     acc.add_signed(*lo, *hi);
+  });
+}
+
+}  // namespace detail::interval
+
+/// x / y, signed, rounding toward zero (MLIR `arith.divsi`). Division by zero
+/// and the overflowing -2^(w-1) / -1 are undefined behaviour and excluded.
+/// Exact.
+[[nodiscard]] inline Interval infer_divs(const Interval& a, const Interval& b) {
+  return detail::interval::signed_division(a, b, "infer_divs", [](std::int64_t x, std::int64_t y) { return x / y; });
+}
+
+/// x / y, signed, rounding toward negative infinity (MLIR `arith.floordivsi`,
+/// MLIR's `inferFloorDivS`). Division by zero and -2^(w-1) / -1 are undefined
+/// behaviour and excluded. Exact.
+[[nodiscard]] inline Interval infer_floordivs(const Interval& a, const Interval& b) {
+  return detail::interval::signed_division(a, b, "infer_floordivs", [](std::int64_t x, std::int64_t y) {
+    const std::int64_t q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+  });
+}
+
+/// x / y, signed, rounding toward positive infinity (MLIR `arith.ceildivsi`,
+/// MLIR's `inferCeilDivS`). Division by zero and -2^(w-1) / -1 are undefined
+/// behaviour and excluded. Exact.
+[[nodiscard]] inline Interval infer_ceildivs(const Interval& a, const Interval& b) {
+  return detail::interval::signed_division(a, b, "infer_ceildivs", [](std::int64_t x, std::int64_t y) {
+    const std::int64_t q = x / y;
+    return (x % y != 0 && ((x < 0) == (y < 0))) ? q + 1 : q;
+  });
+}
+
+/// x / y, unsigned, rounding up (MLIR `arith.ceildivui`, MLIR's
+/// `inferCeilDivU`). Division by zero is undefined behaviour and excluded.
+/// Exact.
+[[nodiscard]] inline Interval infer_ceildivu(const Interval& a, const Interval& b) {
+  using namespace detail::interval;
+  const std::uint64_t mask = a.width() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << a.width()) - 1;
+  const std::uint64_t half = (mask >> 1) + 1;  // 2^(w-1): the sign bit
+  return over_part_pairs(a, b, "infer_ceildivu", [mask, half](Accumulator& acc, const Part& x, const Part& y) {
+    const auto ceil_div = [](std::uint64_t n, std::uint64_t d) { return n / d + (n % d != 0 ? 1 : 0); };
+    std::uint64_t y_lo = std::max<std::uint64_t>(y.lo, 1);
+    if (y_lo == 1 && y.hi >= 1) {  // x / 1 = x keeps x's sign bit
+      acc.add_run(x.lo, x.hi);
+      y_lo = 2;
+    }
+    if (y_lo > y.hi) return;
+    // Every other quotient is below 2^(w-1) but ceil((2^w - 1) / 2) = 2^(w-1): that one apart,
+    // so that the runs stay on one side of the sign bit (the signed view stays exact).
+    if (y_lo == 2 && x.hi == mask) {
+      acc.add_run(half, half);
+      if (x.lo < mask) acc.add_run(ceil_div(x.lo, 2), ceil_div(mask - 1, 2));
+      if (y.hi >= 3) acc.add_run(ceil_div(x.lo, y.hi), ceil_div(mask, 3));
+      return;
+    }
+    acc.add_run(ceil_div(x.lo, y.hi), ceil_div(x.hi, y_lo));
   });
 }
 

@@ -39,6 +39,7 @@
 #include <mlir/IR/BuiltinAttributes.h>
 
 #include <kildall/ir/arith.hpp>
+#include <kildall/ir/builtin_ops.hpp>
 #include <kildall/lattice/flat.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/lattice/interval_transfer.hpp>
@@ -75,6 +76,9 @@ namespace kildall_mlir {
   if (llvm::isa<arith::MaxSIOp>(op)) return BuiltinOp::maxsi;
   if (llvm::isa<arith::MinUIOp>(op)) return BuiltinOp::minui;
   if (llvm::isa<arith::MaxUIOp>(op)) return BuiltinOp::maxui;
+  if (llvm::isa<arith::FloorDivSIOp>(op)) return BuiltinOp::floordivsi;
+  if (llvm::isa<arith::CeilDivSIOp>(op)) return BuiltinOp::ceildivsi;
+  if (llvm::isa<arith::CeilDivUIOp>(op)) return BuiltinOp::ceildivui;
   if (llvm::isa<arith::CmpIOp>(op)) return BuiltinOp::cmpi;
   if (llvm::isa<arith::SelectOp>(op)) return BuiltinOp::select;
   if (llvm::isa<arith::ExtSIOp>(op)) return BuiltinOp::extsi;
@@ -101,8 +105,8 @@ namespace kildall_mlir {
 }
 
 /// The `arith.cmpi` predicate of `op` (MLIR and kildall number them alike).
-[[nodiscard]] inline kildall::ir::CmpIPredicate predicate_of(mlir::Operation* op) {
-  return static_cast<kildall::ir::CmpIPredicate>(llvm::cast<mlir::arith::CmpIOp>(op).getPredicate());
+[[nodiscard]] inline kildall::CmpPredicate predicate_of(mlir::Operation* op) {
+  return static_cast<kildall::CmpPredicate>(llvm::cast<mlir::arith::CmpIOp>(op).getPredicate());
 }
 
 // ===========================================================================
@@ -115,28 +119,15 @@ namespace kildall_mlir {
                                                    std::span<const kildall::Interval> operands) {
   using kildall::ir::BuiltinOp;
   using kildall::Interval;
+  if (kildall::ir::is_binary_arith(kildall::ir::code_of(kind))) {  // the IR's own records' transfers
+    const auto& record = kildall::ir::binary_arith_ops[kildall::ir::code_of(kind) - kildall::ir::code_of(BuiltinOp::addi)];
+    return record.infer_ranges(operands[0], operands[1]);
+  }
   switch (kind) {
     case BuiltinOp::constant: {
       const auto bits = constant_bits(op);
       return bits ? Interval::from_unsigned(width, *bits, *bits) : Interval::full(width);
     }
-    case BuiltinOp::addi: return kildall::infer_add(operands[0], operands[1]);
-    case BuiltinOp::subi: return kildall::infer_sub(operands[0], operands[1]);
-    case BuiltinOp::muli: return kildall::infer_mul(operands[0], operands[1]);
-    case BuiltinOp::divsi: return kildall::infer_divs(operands[0], operands[1]);
-    case BuiltinOp::divui: return kildall::infer_divu(operands[0], operands[1]);
-    case BuiltinOp::remsi: return kildall::infer_rems(operands[0], operands[1]);
-    case BuiltinOp::remui: return kildall::infer_remu(operands[0], operands[1]);
-    case BuiltinOp::andi: return kildall::infer_and(operands[0], operands[1]);
-    case BuiltinOp::ori: return kildall::infer_or(operands[0], operands[1]);
-    case BuiltinOp::xori: return kildall::infer_xor(operands[0], operands[1]);
-    case BuiltinOp::shli: return kildall::infer_shl(operands[0], operands[1]);
-    case BuiltinOp::shrsi: return kildall::infer_shrs(operands[0], operands[1]);
-    case BuiltinOp::shrui: return kildall::infer_shru(operands[0], operands[1]);
-    case BuiltinOp::minsi: return kildall::infer_mins(operands[0], operands[1]);
-    case BuiltinOp::maxsi: return kildall::infer_maxs(operands[0], operands[1]);
-    case BuiltinOp::minui: return kildall::infer_minu(operands[0], operands[1]);
-    case BuiltinOp::maxui: return kildall::infer_maxu(operands[0], operands[1]);
     case BuiltinOp::cmpi:
       return kildall::infer_cmp_interval(static_cast<kildall::CmpPredicate>(predicate_of(op)), operands[0],
                                          operands[1]);

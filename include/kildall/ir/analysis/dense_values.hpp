@@ -72,10 +72,10 @@ class DenseValues {
       scratch_.clear();
       bool all = true;
       for (const ValueId x : shape_->operands(v)) all = gather(env, x) && all;
-      if constexpr (detail::HasExtraOperands<Sparse, ValueId>) {
+      if constexpr (kildall::detail::HasExtraOperands<Sparse, ValueId>) {
         for (const ValueId x : sparse_->extra_operands(v)) all = gather(env, x) && all;
       }
-      if (!all && !detail::visit_with_uninitialized_operands<Sparse>()) continue;
+      if (!all && !kildall::detail::visit_with_uninitialized_operands<Sparse>()) continue;
       const OperandStates<state_type> operands{std::span<const state_type* const>(scratch_)};
       env.set(v, lift(static_cast<state_type>(sparse_->transfer(v, operands))));
     }

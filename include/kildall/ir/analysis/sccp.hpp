@@ -129,125 +129,66 @@ class SccpProblem {
     return !condition.is_bottom();
   }
 
-  /// The constant state of result `v` from its op's operand states. When `v` has an extra
-  /// operand (`extra_operands`), the state of the value `v` always equals comes last.
+  /// The constant state of result `v` from its op's operand states, by its op's record
+  /// (op_definition.hpp): `eval` when every operand is constant, else the `fold` of the
+  /// known ones, else the join of the operands an `arith.select`-like op chooses among. When
+  /// `v` has an extra operand (`extra_operands`), the state of the value `v` always equals
+  /// comes last and is the answer of last resort.
   [[nodiscard]] ConstantState transfer(ValueId v, OperandStates<ConstantState> operands) const {
     const Function& fn = *fn_;
     const ValueData& value = fn.values[v];
     const OpId op = value.owner;
     const OpData& o = fn.ops[op];
-    const OpCode code = o.code;
-    if (is(code, BuiltinOp::constant)) return ConstantState::of(o.imm);
-    if (is(code, BuiltinOp::call)) return ConstantState::top();
-    const std::span<const ValueId> ids = fn.operands_of(op);
-    if (is(code, BuiltinOp::select)) return select_state(ids, operands);
+    const OpDefinition& def = registry_->op(o.code);
+    if (!def.eval || def.terminator) return ConstantState::top();  // opaque: calls, ops without semantics
     // The op's own operands (a trailing extra one is the forwarded value's state).
     const std::size_t count = std::min<std::size_t>(operands.size(), fn.regular_operand_count(op));
-    bool all_constant = true;
+    SmallBuffer<const std::uint64_t*> known(count);
+    bool all_constant = true, any_bottom = false;
     for (std::size_t i = 0; i < count; ++i) {
-      if (operands[i].is_bottom()) return ConstantState::bottom();
-      all_constant = all_constant && operands[i].is_constant();
+      known.data()[i] = operands[i].if_constant();
+      all_constant = all_constant && known.data()[i] != nullptr;
+      any_bottom = any_bottom || operands[i].is_bottom();
     }
-    if (!all_constant) {
-      if (const auto folded = fold_with_unknown_operands(o, value.type.width(), ids, operands)) {
-        return ConstantState::of(*folded);
+    if (all_constant) {
+      // Operand and result bits in small inline buffers (no allocation for up to 8 of each).
+      SmallBuffer<std::uint64_t> bits(count), results(o.result_count);
+      for (std::size_t i = 0; i < count; ++i) bits.data()[i] = *known.data()[i];
+      if (!def.eval(fn, op, bits.span(), results.span()).ok) return ConstantState::top();  // undefined: no constant
+      return ConstantState::of(results.data()[value.position]);
+    }
+    if (def.fold && o.result_count == 1) {
+      if (const std::optional<Folded> folded = def.fold(fn, op, known.span())) {
+        if (folded->kind == Folded::Kind::constant) return ConstantState::of(folded->bits);
+        return operands[folded->operand];
       }
-      if (operands.size() == count + 1) return operands[count];  // e.g. (a + b) - b: the state of a
-      return ConstantState::top();
     }
-    const auto bits_of = [&](std::size_t i) { return operands[i].constant(); };
-    const auto operand_width = [&](std::size_t i) { return fn.values[ids[i]].type.width(); };
-    if (is_binary_arith(code)) {
-      const ArithResult r = evaluate_binary(code, value.type.width(), bits_of(0), bits_of(1));
-      return r.defined() ? ConstantState::of(r.value) : ConstantState::top();
+    if (any_bottom) return ConstantState::bottom();
+    if (def.selects_from != 0 && def.selects_from < count) {
+      ConstantState joined = operands[def.selects_from];
+      for (std::size_t i = def.selects_from + 1; i < count; ++i) (void)joined.join(operands[i]);
+      return joined;
     }
-    if (is(code, BuiltinOp::cmpi))
-      return ConstantState::of(
-          evaluate_compare(static_cast<CmpIPredicate>(o.imm), bits_of(0), bits_of(1), operand_width(0)) ? 1 : 0);
-    if (is_cast(code)) return ConstantState::of(evaluate_cast(code, operand_width(0), value.type.width(), bits_of(0)));
-    const OpDefinition& def = registry_->op(code);
-    if (!def.eval || def.terminator) return ConstantState::top();
-    // Dialect ops: operand and result bits in small inline buffers (no allocation for up to 8 of each).
-    SmallBits bits(count), results(o.result_count);
-    for (std::size_t i = 0; i < count; ++i) bits.data()[i] = bits_of(i);
-    if (!def.eval(fn, op, bits.span(), results.span()).ok) return ConstantState::top();
-    return ConstantState::of(results.data()[value.position]);
+    if (operands.size() == count + 1) return operands[count];  // e.g. (a + b) - b: the state of a
+    return ConstantState::top();
   }
 
  private:
-  /// A buffer of bit patterns, inline up to 8 entries.
-  class SmallBits {
+  /// A buffer of `n` values, inline up to 8.
+  template <class T>
+  class SmallBuffer {
    public:
-    explicit SmallBits(std::size_t n) : size_(n) {
-      if (n > inline_.size()) heap_.assign(n, 0);
+    explicit SmallBuffer(std::size_t n) : size_(n) {
+      if (n > inline_.size()) heap_.assign(n, T{});
     }
-    std::uint64_t* data() { return size_ > inline_.size() ? heap_.data() : inline_.data(); }
-    std::span<std::uint64_t> span() { return {data(), size_}; }
+    T* data() { return size_ > inline_.size() ? heap_.data() : inline_.data(); }
+    std::span<T> span() { return {data(), size_}; }
 
    private:
-    std::array<std::uint64_t, 8> inline_{};
-    std::vector<std::uint64_t> heap_;
+    std::array<T, 8> inline_{};
+    std::vector<T> heap_;
     std::size_t size_;
   };
-
-  /// `arith.select`: the chosen side for a known condition, else the join of both sides, except
-  /// `select(a == b, a, b) = b` and `select(a != b, a, b) = a` (MLIR's select folder).
-  [[nodiscard]] ConstantState select_state(std::span<const ValueId> ids,
-                                           OperandStates<ConstantState> operands) const {
-    const ConstantState& c = operands[0];
-    if (const std::uint64_t* bit = c.if_constant()) return *bit ? operands[1] : operands[2];
-    const ValueData& condition = fn_->values[ids[0]];
-    if (!condition.is_block_argument && is(fn_->ops[condition.owner].code, BuiltinOp::cmpi)) {
-      const OpData& cmp = fn_->ops[condition.owner];
-      const auto compared = fn_->operands_of(condition.owner);
-      const bool same_pair = (compared[0] == ids[1] && compared[1] == ids[2]) ||
-                             (compared[0] == ids[2] && compared[1] == ids[1]);
-      const auto predicate = static_cast<CmpIPredicate>(cmp.imm);
-      if (same_pair && predicate == CmpIPredicate::eq) return operands[2];
-      if (same_pair && predicate == CmpIPredicate::ne) return operands[1];
-    }
-    ConstantState joined = operands[1];
-    (void)joined.join(operands[2]);
-    return joined;
-  }
-
-  /// The constant an op with some unknown operand computes anyway, if an identity decides it:
-  /// `fold_binary_identity`, `cmpi <pred>, x, x`, and `x & ~x = 0`, `x | ~x = ~0` (with `~x`
-  /// written `arith.xori x, <all ones>`).
-  [[nodiscard]] std::optional<std::uint64_t> fold_with_unknown_operands(const OpData& o, unsigned width,
-                                                                        std::span<const ValueId> ids,
-                                                                        OperandStates<ConstantState> operands) const {
-    const OpCode code = o.code;
-    if (ids.size() != 2) return std::nullopt;
-    if (is(code, BuiltinOp::cmpi)) {
-      if (ids[0] != ids[1]) return std::nullopt;
-      return compare_of_equal_operands(static_cast<CmpIPredicate>(o.imm)) ? 1 : 0;
-    }
-    if (!is_binary_arith(code)) return std::nullopt;
-    if (const auto r =
-            fold_binary_identity(code, width, ids[0] == ids[1], operands[0].if_constant(), operands[1].if_constant()))
-      return r;
-    if ((is(code, BuiltinOp::andi) || is(code, BuiltinOp::ori)) && width != 0) {
-      if (is_not_of(ids[1], ids[0], width) || is_not_of(ids[0], ids[1], width))
-        return is(code, BuiltinOp::andi) ? 0 : width_mask(width);
-    }
-    return std::nullopt;
-  }
-
-  /// Whether `v` is `arith.xori x, c` or `arith.xori c, x` with `c` an `arith.constant` of all ones.
-  [[nodiscard]] bool is_not_of(ValueId v, ValueId x, unsigned width) const {
-    const ValueData& data = fn_->values[v];
-    if (data.is_block_argument || !is(fn_->ops[data.owner].code, BuiltinOp::xori)) return false;
-    const auto xor_operands = fn_->operands_of(data.owner);
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (xor_operands[i] != x) continue;
-      const ValueData& other = fn_->values[xor_operands[1 - i]];
-      if (other.is_block_argument) continue;
-      const OpData& def = fn_->ops[other.owner];
-      if (is(def.code, BuiltinOp::constant) && (def.imm & width_mask(width)) == width_mask(width)) return true;
-    }
-    return false;
-  }
 
   const FunctionShape* shape_;
   const Function* fn_;

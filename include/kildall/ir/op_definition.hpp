@@ -1,0 +1,133 @@
+#pragma once
+/// \file
+/// `OpDefinition`: one op kind as data, the record the op table
+/// (`OpRegistry`) holds for every op, built-in or dialect: how it is written
+/// (`OpFormat` or parse/print hooks), whether it ends a block, how it is
+/// verified, what it computes on known operands (`eval`), what it folds to on
+/// partly known ones (`fold`), and its integer-range transfer
+/// (`infer_ranges`). The parser, printer, verifier, interpreter, SCCP and the
+/// integer-range analysis read these records instead of switching on op
+/// codes: adding an op is one record (`builtin_ops.hpp` for the built-ins,
+/// `OpRegistry::add_op` for a dialect's).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/types.hpp>
+#include <kildall/lattice/interval.hpp>
+
+namespace kildall::ir {
+
+class OpAsmParser;
+class OpAsmPrinter;
+struct OperationState;
+
+/// Op codes of the built-in ops, in registration order.
+enum class BuiltinOp : OpCode {
+  constant, addi, subi, muli, divsi, divui, remsi, remui, andi, ori, xori, shli, shrsi, shrui,
+  minsi, maxsi, minui, maxui, floordivsi, ceildivsi, ceildivui, cmpi, select, extsi, extui, trunci, index_cast, index_castui,
+  br, cond_br, return_, call,
+  count  ///< Number of built-in ops; dialect op codes start here.
+};
+
+/// The op code of built-in op `op`.
+[[nodiscard]] constexpr OpCode code_of(BuiltinOp op) { return static_cast<OpCode>(op); }
+/// True if `code` is the built-in `op`.
+[[nodiscard]] constexpr bool is(OpCode code, BuiltinOp op) { return code == code_of(op); }
+
+/// How an op is written after its name. Dialect ops use the first four or `custom`.
+enum class OpFormat : std::uint8_t {
+  binary,       ///< `%a, %b : T` -> one result of type T (operands of type T).
+  unary,        ///< `%a : T` -> one result of type T.
+  cast_arrow,   ///< `%a : T1 -> T2` -> one result of type T2.
+  cast_to,      ///< `%a : T1 to T2` -> one result of type T2.
+  custom,       ///< The definition's own `parse`/`print` hooks.
+  constant,     ///< `arith.constant 42 : i32` / `true` / `false`.
+  compare,      ///< `arith.cmpi slt, %a, %b : T` -> i1.
+  select,       ///< `arith.select %c, %a, %b : T`.
+  branch,       ///< `cf.br ^bb(%x : T)`.
+  cond_branch,  ///< `cf.cond_br %c, ^bb1(...), ^bb2(...)`.
+  return_op,    ///< `func.return %a, %b : T1, T2` (or no operands).
+  call,         ///< `func.call @callee(%a) : (T) -> R`.
+};
+
+/// What the interpreter reports for one op.
+struct EvalStatus {
+  bool ok = true;       ///< False when the op's behaviour is undefined for these operands.
+  std::string message;  ///< Why, when not ok.
+  /// Success.
+  [[nodiscard]] static EvalStatus success() { return {}; }
+  /// Undefined behaviour (e.g. division by zero), with a reason.
+  [[nodiscard]] static EvalStatus undefined(std::string why) { return {false, std::move(why)}; }
+};
+
+/// Parses what follows the op name into `state` (custom format).
+using ParseHook = std::function<void(OpAsmParser&, OperationState&)>;
+/// Prints what follows the op name (custom format).
+using PrintHook = std::function<void(OpAsmPrinter&, const Function&, OpId)>;
+/// Op-specific verification: returns an error message, or nothing if valid.
+using VerifyHook = std::function<std::optional<std::string>(const Function&, OpId)>;
+/// Interpreter semantics: operand bit patterns in, result bit patterns out
+/// (integer-like values are zero-extended to 64 bits; dialect types choose their own encoding).
+using EvalHook = std::function<EvalStatus(const Function&, OpId, std::span<const std::uint64_t> operands,
+                                          std::span<std::uint64_t> results)>;
+
+/// What a folder concluded about an op's (single) result when some operands
+/// are unknown: a constant, or "always equals operand `operand`" (MLIR's
+/// `OpFoldResult`: an attribute or an existing value).
+struct Folded {
+  /// Which of the two conclusions.
+  enum class Kind : std::uint8_t {
+    constant,  ///< The result is `bits` for every value of the unknown operands.
+    operand,   ///< The result is always the value of operand number `operand`.
+  };
+  Kind kind = Kind::constant;  ///< Which conclusion.
+  std::uint64_t bits = 0;      ///< The constant (zero-extended), for `Kind::constant`.
+  std::uint32_t operand = 0;   ///< The operand number, for `Kind::operand`.
+  /// The result is the constant `bits`.
+  [[nodiscard]] static constexpr Folded constant(std::uint64_t bits) { return {Kind::constant, bits, 0}; }
+  /// The result is always operand number `i`.
+  [[nodiscard]] static constexpr Folded to_operand(std::uint32_t i) { return {Kind::operand, 0, i}; }
+  /// Conclusions compare field by field.
+  friend constexpr bool operator==(const Folded&, const Folded&) = default;
+};
+
+/// Folding with partly known operands (`known[i]`: operand `i`'s bits, or
+/// nullptr when unknown): a conclusion that holds for every value of the
+/// unknown operands (an algebraic identity, a decided choice), or nothing.
+/// Never asked when every operand is known: `eval` answers then.
+using FoldHook = std::function<std::optional<Folded>(const Function&, OpId, std::span<const std::uint64_t* const> known)>;
+
+/// Integer-range transfer (MLIR's `InferIntRangeInterface::inferResultRanges`):
+/// the interval of result number `result` of `op` given its operands' intervals
+/// (each as wide as its operand's `OpRegistry::bit_width`).
+using RangeHook =
+    std::function<Interval(const Function& fn, OpId op, std::uint32_t result, std::span<const Interval> operands)>;
+
+/// One registered op kind.
+struct OpDefinition {
+  std::string name;                    ///< Full name, e.g. "noisy.add".
+  OpFormat format = OpFormat::custom;  ///< Assembly format.
+  bool terminator = false;             ///< True for block terminators.
+  ParseHook parse;                     ///< Required for `OpFormat::custom`.
+  PrintHook print;                     ///< Required for `OpFormat::custom`.
+  VerifyHook verify;                   ///< Optional extra verification.
+  /// Semantics on known operands: the interpreter runs it, SCCP and folders
+  /// fold with it when every operand is constant. Ops without it are opaque.
+  EvalHook eval;
+  /// Optional: folding with some operands unknown (identities, decided choices).
+  FoldHook fold;
+  /// Optional: integer-range transfer; without it a result may be anything.
+  RangeHook infer_ranges;
+  /// Nonzero when the result is always one of operands `selects_from..` and
+  /// operand 0 picks which (`arith.select`): constant propagation joins
+  /// their states when the choice is unknown.
+  std::uint32_t selects_from = 0;
+};
+
+}  // namespace kildall::ir
