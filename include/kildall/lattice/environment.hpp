@@ -511,8 +511,14 @@ class Environment {
     const Entry* src[kFanout] = {};
     std::optional<L> value[kFanout];
     Bitmap bits = 0;
+    Bitmap equal_b = 0;  // digits whose value is known to equal `b`'s
 
     void from_a(unsigned d, const Entry* e) noexcept { set(d, From::a, e); }
+    /// `a`'s entry, known to equal `b`'s at the same key.
+    void from_a_equal_b(unsigned d, const Entry* e) noexcept {
+      set(d, From::a, e);
+      equal_b |= bit_of(d);
+    }
     void from_b(unsigned d, const Entry* e) noexcept { set(d, From::b, e); }
     /// `v` for the key of `e` (dropped when it is the absent value).
     void computed(unsigned d, const Entry* e, L&& v) {
@@ -533,7 +539,7 @@ class Environment {
       const Entry* e = entries(b);
       for (Bitmap rest = bits; rest != 0; rest &= rest - 1) {
         const auto d = static_cast<unsigned>(std::countr_zero(rest));
-        if (from[d] != From::b && !(current(d) == e->second)) return false;
+        if (from[d] != From::b && (equal_b & bit_of(d)) == 0 && !(current(d) == e->second)) return false;
         ++e;
       }
       return true;
@@ -864,6 +870,12 @@ class Environment {
         const auto d = static_cast<unsigned>(std::countr_zero(rest));
         const bool in_a = (a->bits & bit_of(d)) != 0, in_b = (b->bits & bit_of(d)) != 0;
         if (in_a && in_b) {
+          if (ea->second == eb->second) {  // op(x, x) == x: entries copied into different leaves
+            out.from_a_equal_b(d, ea);
+            ea += 1;
+            eb += 1;
+            continue;
+          }
           L v = ea->second;
           if (is_changed(op(v, eb->second))) {
             out.computed(d, ea, std::move(v));
@@ -962,7 +974,9 @@ class Environment {
         const bool in_a = (a->bits & bit) != 0, in_b = (b->bits & bit) != 0;
         if (in_a && in_b) {
           if (a->level == 0) {
-            if (!entries(a)[ra].second.leq(entries(b)[rb].second)) return false;
+            const L& x = entries(a)[ra].second;
+            const L& y = entries(b)[rb].second;
+            if (!(x == y) && !x.leq(y)) return false;
           } else if (!tree_leq<LoneAOk, LoneBOk>(kids(a)[ra], kids(b)[rb])) {
             return false;
           }
