@@ -753,6 +753,22 @@ class Environment {
   /// What a merge does with a subtree whose keys are stored on one side only.
   enum class Lone { keep, drop, map };
 
+  /// Branch `t` with each child `c` replaced by `f(c)`; `t` itself when no child changes.
+  template <class F>
+  [[nodiscard]] static Ref map_children(const Node* t, const F& f) {
+    Children out;
+    const Node** c = kids(t);
+    for (Bitmap rest = t->bits; rest != 0; rest &= rest - 1, ++c) {
+      const auto d = static_cast<unsigned>(std::countr_zero(rest));
+      Ref r = f(*c);
+      if (r.get() == *c) {
+        out.borrow(d, *c);
+      } else {
+        out.take(d, std::move(r));
+      }
+    }
+    return out.build(t->level, t->prefix, t);
+  }
   /// Applies `op(v, other)` to every value of `t`; `t` itself when nothing changes.
   template <class Op>
   [[nodiscard]] static Ref map_mine(const Node* t, const L& other, const Op& op) {
@@ -771,17 +787,7 @@ class Environment {
       }
       return out.build(t->prefix, t, nullptr);
     }
-    Children out;
-    const Node** c = kids(t);
-    for (Bitmap rest = t->bits; rest != 0; rest &= rest - 1, ++c) {
-      Ref r = map_mine(*c, other, op);
-      if (r.get() == *c) {
-        out.borrow(static_cast<unsigned>(std::countr_zero(rest)), *c);
-      } else {
-        out.take(static_cast<unsigned>(std::countr_zero(rest)), std::move(r));
-      }
-    }
-    return out.build(t->level, t->prefix, t);
+    return map_children(t, [&](const Node* c) { return map_mine(c, other, op); });
   }
   /// Replaces every value `y` of `t` by `op(mine, y)`; `t` itself when nothing changes.
   template <class Op>
@@ -797,17 +803,7 @@ class Environment {
       }
       return out.build(t->prefix, nullptr, t);
     }
-    Children out;
-    const Node** c = kids(t);
-    for (Bitmap rest = t->bits; rest != 0; rest &= rest - 1, ++c) {
-      Ref r = map_theirs(mine, *c, op);
-      if (r.get() == *c) {
-        out.borrow(static_cast<unsigned>(std::countr_zero(rest)), *c);
-      } else {
-        out.take(static_cast<unsigned>(std::countr_zero(rest)), std::move(r));
-      }
-    }
-    return out.build(t->level, t->prefix, t);
+    return map_children(t, [&](const Node* c) { return map_theirs(mine, c, op); });
   }
 
   /// The merge of trees `a` (this side) and `b` (the other side) under `op`:
@@ -908,6 +904,26 @@ class Environment {
       return out.build(a->prefix, a, b);
     }
 
+    /// The merge of branch `big` with `small`, a tree lying under one digit of
+    /// `big` (`big` is the `a` operand when `BigIsA`).
+    template <bool BigIsA>
+    [[nodiscard]] Ref descend(const Node* big, const Node* small) const {
+      const unsigned ds = digit_in(small->prefix, big);
+      Children out;
+      const Node** c = kids(big);
+      for (Bitmap rest = big->bits | bit_of(ds); rest != 0; rest &= rest - 1) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        const Node* x = (big->bits & bit_of(d)) != 0 ? *c++ : nullptr;
+        const Node* y = d == ds ? small : nullptr;
+        if constexpr (BigIsA) {
+          add(out, d, x, y);
+        } else {
+          add(out, d, y, x);
+        }
+      }
+      return out.build(big->level, big->prefix, big);
+    }
+
     [[nodiscard]] Ref operator()(const Node* a, const Node* b) const {
       if (a == b) return Ref::share(a);  // op(x, x) == x: a shared subtree is skipped
       if (a == nullptr) return only_b(b);
@@ -925,28 +941,8 @@ class Environment {
         }
         return out.build(a->level, a->prefix, a, b);
       }
-      if (a->level > b->level && under(b->prefix, a)) {  // b lies under one digit of a
-        const unsigned db = digit_in(b->prefix, a);
-        Children out;
-        const Node** ca = kids(a);
-        for (Bitmap rest = a->bits | bit_of(db); rest != 0; rest &= rest - 1) {
-          const auto d = static_cast<unsigned>(std::countr_zero(rest));
-          const Node* x = (a->bits & bit_of(d)) != 0 ? *ca++ : nullptr;
-          add(out, d, x, d == db ? b : nullptr);
-        }
-        return out.build(a->level, a->prefix, a);
-      }
-      if (b->level > a->level && under(a->prefix, b)) {  // a lies under one digit of b
-        const unsigned da = digit_in(a->prefix, b);
-        Children out;
-        const Node** cb = kids(b);
-        for (Bitmap rest = b->bits | bit_of(da); rest != 0; rest &= rest - 1) {
-          const auto d = static_cast<unsigned>(std::countr_zero(rest));
-          const Node* y = (b->bits & bit_of(d)) != 0 ? *cb++ : nullptr;
-          add(out, d, d == da ? a : nullptr, y);
-        }
-        return out.build(b->level, b->prefix, b);
-      }
+      if (a->level > b->level && under(b->prefix, a)) return descend<true>(a, b);   // b lies under one digit of a
+      if (b->level > a->level && under(a->prefix, b)) return descend<false>(b, a);  // a lies under one digit of b
       return link(only_a(a), only_b(b));
     }
   };
