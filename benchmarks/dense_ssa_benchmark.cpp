@@ -7,12 +7,18 @@
 //   cmake --preset release && cmake --build --preset release --target dense_ssa_benchmark
 //   build/release/benchmarks/dense_ssa_benchmark
 //
-// Counters: ns_per_op, visits_per_block, blocks. Each timed iteration is a
-// complete solve (shape and problem included); parsing is not timed.
+// Counters: ns_per_op, visits_per_block, blocks, peak_MB (the peak extra heap
+// of one iteration: shape, problem and result, every block's environments
+// alive at the end). Each timed iteration is a complete solve (shape and
+// problem included) and its teardown; parsing is not timed.
 
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <iterator>
+#include <new>
 #include <string>
 
 #include <kildall/ir/analysis/dense_values.hpp>
@@ -21,6 +27,74 @@
 #include <kildall/ir/verifier.hpp>
 
 #include "mlir_program_generator.hpp"
+
+// Heap accounting: live and peak bytes of this process (the size is stored in
+// front of each block, so the counts need no allocator support).
+namespace {
+std::size_t live_bytes = 0;
+std::size_t peak_bytes = 0;
+constexpr std::size_t header = 16;
+
+void* counted_alloc(std::size_t size) {
+  void* raw = std::malloc(size + header);
+  if (!raw) throw std::bad_alloc();
+  *static_cast<std::size_t*>(raw) = size;
+  live_bytes += size;
+  if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+  return static_cast<char*>(raw) + header;
+}
+
+void counted_free(void* p) noexcept {
+  if (!p) return;
+  char* raw = static_cast<char*>(p) - header;
+  live_bytes -= *reinterpret_cast<std::size_t*>(raw);
+  std::free(raw);
+}
+
+// Over-aligned blocks (the solvers' per-vertex arrays, aligned for huge pages)
+// are few: their sizes are kept in a small table instead of a header.
+struct AlignedBlock {
+  void* p;
+  std::size_t size;
+};
+AlignedBlock aligned_blocks[1024];
+std::size_t aligned_count = 0;
+
+void* counted_aligned_alloc(std::size_t size, std::align_val_t align) {
+  const auto a = static_cast<std::size_t>(align);
+  void* p = std::aligned_alloc(a, (size + a - 1) / a * a);
+  if (!p || aligned_count == std::size(aligned_blocks)) throw std::bad_alloc();
+  aligned_blocks[aligned_count++] = {p, size};
+  live_bytes += size;
+  if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+  return p;
+}
+
+void counted_aligned_free(void* p) noexcept {
+  if (!p) return;
+  for (std::size_t i = 0; i < aligned_count; ++i) {
+    if (aligned_blocks[i].p == p) {
+      live_bytes -= aligned_blocks[i].size;
+      aligned_blocks[i] = aligned_blocks[--aligned_count];
+      break;
+    }
+  }
+  std::free(p);
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_alloc(size); }
+void* operator new[](std::size_t size) { return counted_alloc(size); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void* operator new(std::size_t size, std::align_val_t a) { return counted_aligned_alloc(size, a); }
+void* operator new[](std::size_t size, std::align_val_t a) { return counted_aligned_alloc(size, a); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_aligned_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_aligned_free(p); }
 
 namespace {
 
@@ -39,12 +113,28 @@ const Module& single_function(std::size_t ops) {
   return module;
 }
 
-void counters(benchmark::State& state, std::size_t ops, std::size_t blocks, std::size_t visits) {
+void counters(benchmark::State& state, std::size_t ops, std::size_t blocks, std::size_t visits, std::size_t peak) {
   state.counters["ns_per_op"] = benchmark::Counter(static_cast<double>(ops),
                                                    benchmark::Counter::kIsIterationInvariantRate |
                                                        benchmark::Counter::kInvert);
   state.counters["blocks"] = static_cast<double>(blocks);
   state.counters["visits_per_block"] = static_cast<double>(visits) / static_cast<double>(blocks);
+  state.counters["peak_MB"] = static_cast<double>(peak) / 1e6;
+}
+
+/// One dense solve of `fn` (0 = constants, 1 = integer ranges), shape and problem included; its visits.
+std::size_t solve_dense(const Function& fn, const OpRegistry& registry, std::int64_t analysis) {
+  const FunctionShape shape(fn);
+  if (analysis == 0) {
+    const SccpProblem problem(shape, registry);
+    const DenseValueAnalysis<SccpProblem> dense(shape, problem);
+    benchmark::DoNotOptimize(dense.result().converged());
+    return dense.result().statistics().visits;
+  }
+  const IntRangeProblem problem(shape);
+  const DenseValueAnalysis<IntRangeProblem> dense(shape, problem);
+  benchmark::DoNotOptimize(dense.result().converged());
+  return dense.result().statistics().visits;
 }
 
 /// `range(1)`: 0 = constants (SCCP's lattice), 1 = integer ranges.
@@ -53,21 +143,14 @@ void BM_Dense_SingleFunction(benchmark::State& state) {
   const Function& fn = single_function(ops).functions.at(0);
   const OpRegistry registry;
   std::size_t visits = 0;
+  std::size_t peak = 0;
   for (auto _ : state) {
-    const FunctionShape shape(fn);
-    if (state.range(1) == 0) {
-      const SccpProblem problem(shape, registry);
-      const DenseValueAnalysis<SccpProblem> dense(shape, problem);
-      visits = dense.result().statistics().visits;
-      benchmark::DoNotOptimize(dense.result().converged());
-    } else {
-      const IntRangeProblem problem(shape);
-      const DenseValueAnalysis<IntRangeProblem> dense(shape, problem);
-      visits = dense.result().statistics().visits;
-      benchmark::DoNotOptimize(dense.result().converged());
-    }
+    const std::size_t base = live_bytes;
+    peak_bytes = live_bytes;
+    visits = solve_dense(fn, registry, state.range(1));
+    peak = peak_bytes - base;
   }
-  counters(state, ops, fn.blocks.size(), visits);
+  counters(state, ops, fn.blocks.size(), visits, peak);
 }
 
 /// The sparse solver on the same function (views included), for comparison.
@@ -76,7 +159,10 @@ void BM_Sparse_SingleFunction(benchmark::State& state) {
   const Function& fn = single_function(ops).functions.at(0);
   const OpRegistry registry;
   std::size_t visits = 0;
+  std::size_t peak = 0;
   for (auto _ : state) {
+    const std::size_t base = live_bytes;
+    peak_bytes = live_bytes;
     if (state.range(1) == 0) {
       const SccpAnalysis sparse(fn, registry);
       visits = sparse.result().statistics().visits;
@@ -84,8 +170,9 @@ void BM_Sparse_SingleFunction(benchmark::State& state) {
       const IntRangeAnalysis sparse(fn);
       visits = sparse.result().statistics().visits;
     }
+    peak = peak_bytes - base;
   }
-  counters(state, ops, fn.blocks.size(), visits);
+  counters(state, ops, fn.blocks.size(), visits, peak);
 }
 
 }  // namespace

@@ -183,7 +183,7 @@ TEST_CASE("docs/lattices.md: Environment") {
   CHECK(entry.size() == 1);  // the versions derived from entry left it alone
   Env copy = entry;
   CHECK(copy.shares_root_with(entry));
-  CHECK(Env::node_stats(std::vector<Env>{entry, then_side, else_side, merged}).leaves == 4);  // 0:1 shared by all
+  CHECK(Env::node_stats(std::vector<Env>{entry, then_side, else_side, merged}).leaves == 4);  // keys 0 and 1 share a leaf: one per version
 
   // The policy table: under AbsentIsTop join intersects keys, bottom is "unreachable" and the identity of join.
   using Top = kildall::Environment<std::uint32_t, kildall::Flat<int>, kildall::AbsentIsTop>;

@@ -3,12 +3,20 @@
 /// `Environment<K, L, Absent, KeyIndex>`: a persistent map from integer keys to
 /// lattice values, ordered pointwise, with structural sharing.
 ///
-/// Method: big-endian Patricia trees, Okasaki & Gill, "Fast Mergeable Integer
-/// Maps" (ML Workshop 1998), as used for abstract environments by SPARTA's
-/// `PatriciaTreeMapAbstractEnvironment` and by Astrée. A key is read as a
-/// 64-bit index; a branch node splits its keys on their highest differing bit,
-/// so the tree's shape depends only on the set of stored keys (canonical), it
-/// is at most 65 nodes deep, and it iterates in increasing index order.
+/// Method: a persistent radix tree of 16-way nodes with a bitmap of the
+/// digits present (Bagwell, "Ideal Hash Trees", 2001; the array-mapped trie
+/// of Clojure's persistent maps), keyed directly by the index instead of a
+/// hash, and path-compressed like the big-endian Patricia trees of Okasaki &
+/// Gill, "Fast Mergeable Integer Maps" (ML Workshop 1998) that SPARTA's
+/// `PatriciaTreeMapAbstractEnvironment` and Astrée use: a key is read as a
+/// 64-bit index in 4-bit digits; a leaf holds the entries of up to 16
+/// consecutive indices (those sharing all but the last digit), a branch the
+/// subtrees of up to 16 digits at its level, and a branch exists only where
+/// two or more digits occur below its prefix. So the tree's shape depends
+/// only on the set of stored keys (canonical), it is at most 16 nodes deep
+/// (5 for indices below 2^20), and it iterates in increasing index order.
+/// Against a binary Patricia tree, an update copies about a quarter as many
+/// nodes (docs/performance.md, "Dense analyses over one large SSA function").
 ///
 /// Nodes are immutable and reference counted (an intrusive atomic count, as
 /// thread-safe as `std::shared_ptr`); an update copies the path from the root
@@ -37,6 +45,10 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
+#include <new>
+#include <optional>
+#include <algorithm>
 #include <ostream>
 #include <type_traits>
 #include <utility>
@@ -90,14 +102,54 @@ concept KeyIndexFor = std::default_initializable<I> && requires(const I& index, 
 
 namespace detail::environment {
 
-/// The highest differing bit of two different indices (its position).
-[[nodiscard]] inline std::uint8_t branching_bit(std::uint64_t a, std::uint64_t b) noexcept {
-  return static_cast<std::uint8_t>(std::bit_width(a ^ b) - 1);
+/// Bits of the index each tree level reads: nodes have up to 2^kDigitBits
+/// children (branches) or entries (leaves).
+inline constexpr unsigned kDigitBits = 4;
+/// Children or entries a node can hold.
+inline constexpr unsigned kFanout = 1U << kDigitBits;
+/// Levels a 64-bit index spans: 0 (leaves) .. kLevels - 1.
+inline constexpr unsigned kLevels = (64 + kDigitBits - 1) / kDigitBits;
+/// Which digits of a node are stored.
+using Bitmap = std::uint32_t;
+static_assert(kFanout <= 32, "a node's bitmap is 32 bits");
+
+/// The digit of `index` a node of `level` branches on.
+[[nodiscard]] inline unsigned digit(std::uint64_t index, unsigned level) noexcept {
+  return static_cast<unsigned>(index >> (level * kDigitBits)) & (kFanout - 1);
 }
 
-/// The bits of `index` strictly above position `bit` (the prefix a branch on `bit` shares).
-[[nodiscard]] inline std::uint64_t prefix_above(std::uint64_t index, std::uint8_t bit) noexcept {
-  return bit == 63 ? 0 : index & (~std::uint64_t{0} << (bit + 1));
+/// The bits of `index` above the digit of `level` (the prefix a node of that level shares with its keys).
+[[nodiscard]] inline std::uint64_t prefix_at(std::uint64_t index, unsigned level) noexcept {
+  const unsigned low = (level + 1) * kDigitBits;
+  return low >= 64 ? 0 : index & (~std::uint64_t{0} << low);
+}
+
+/// The level of the highest digit where two different indices differ.
+[[nodiscard]] inline unsigned split_level(std::uint64_t a, std::uint64_t b) noexcept {
+  return static_cast<unsigned>(std::bit_width(a ^ b) - 1) / kDigitBits;
+}
+
+/// The number of digits stored in `bits` (a SWAR count: `std::popcount`
+/// without a population-count instruction in the target is a library call).
+[[nodiscard]] inline unsigned count(Bitmap bits) noexcept {
+  bits = bits - ((bits >> 1) & 0x55555555U);
+  bits = (bits & 0x33333333U) + ((bits >> 2) & 0x33333333U);
+  bits = (bits + (bits >> 4)) & 0x0F0F0F0FU;
+  return static_cast<unsigned>((bits * 0x01010101U) >> 24);
+}
+
+/// The position of digit `d` among the digits stored in `bits`.
+[[nodiscard]] inline unsigned rank(Bitmap bits, unsigned d) noexcept { return count(bits & ((Bitmap{1} << d) - 1)); }
+
+/// Asks for the cache line at `p` ahead of a write (a node's reference
+/// count): releasing or copying a branch touches the counts of all its
+/// children, and issuing those misses together overlaps them.
+inline void prefetch_for_write(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 1);
+#else
+  (void)p;
+#endif
 }
 
 /// An open-addressing set of pointers (node statistics over many versions).
@@ -137,7 +189,7 @@ class PointerSet {
 }  // namespace detail::environment
 
 /// Pointwise lattice of maps from keys `K` to values `L`, stored as a
-/// persistent big-endian Patricia tree (see the file comment).
+/// persistent radix tree of 16-way nodes (see the file comment).
 ///
 /// * `K`: an integral or enumeration type (dense indices: SSA value numbers,
 ///   variable numbers), or any regular type with a `KeyIndex` mapping it
@@ -181,57 +233,79 @@ class Environment {
   static constexpr bool absent_is_top = std::same_as<Absent, AbsentIsTop>;
 
   // --- nodes -------------------------------------------------------------
+  using Entry = std::pair<const K, L>;
+  using Bitmap = detail::environment::Bitmap;
+  static constexpr unsigned kFanout = detail::environment::kFanout;
+  /// Room a new leaf keeps for the keys a transfer function sets next to the
+  /// one that made it (successive op results are consecutive keys).
+  static constexpr unsigned kLeafSlack = 3;
+
+  /// A node's header; its payload follows at `kPayload`: `count` entries
+  /// (`std::pair<const K, L>`, a leaf, level 0) or `count` child pointers (a
+  /// branch, level >= 1), in digit order, room for `capacity`.
   struct Node {
     mutable std::atomic<std::uint32_t> refs{1};
-    const bool is_leaf;
-    const std::uint8_t bit;  // branches: the branching bit's position
-    Node(bool leaf, std::uint8_t b) noexcept : is_leaf(leaf), bit(b) {}
+    std::uint8_t level = 0;     // the digit this node branches on
+    std::uint8_t count = 0;     // entries or children stored
+    std::uint8_t capacity = 0;  // entries or children allocated
+    Bitmap bits = 0;            // the digits stored
+    std::uint64_t prefix = 0;   // the index bits above this node's digit, shared by every key below
+    std::size_t size = 0;       // keys below
   };
-  struct Leaf : Node {
-    std::pair<const K, L> entry;
-    Leaf(const K& key, L value) : Node(true, 0), entry(key, std::move(value)) {}
-  };
-  struct Branch : Node {
-    std::uint64_t prefix;  // the index bits above `bit`, shared by every key below
-    std::size_t size;      // number of leaves below
-    const Node* child[2];  // keys with bit `bit` clear, set; both non-null
-    Branch(std::uint64_t p, std::uint8_t b, std::size_t n, const Node* zero, const Node* one) noexcept
-        : Node(false, b), prefix(p), size(n), child{zero, one} {}
-  };
+  static constexpr std::size_t kPayloadAlign = alignof(Entry) > alignof(const Node*) ? alignof(Entry) : alignof(const Node*);
+  static constexpr std::size_t kPayload = (sizeof(Node) + kPayloadAlign - 1) / kPayloadAlign * kPayloadAlign;
+  static_assert(kPayloadAlign <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned values are not supported");
 
-  [[nodiscard]] static const Leaf* as_leaf(const Node* n) noexcept { return static_cast<const Leaf*>(n); }
-  [[nodiscard]] static const Branch* as_branch(const Node* n) noexcept { return static_cast<const Branch*>(n); }
+  [[nodiscard]] static std::size_t bytes_of(unsigned level, unsigned capacity) noexcept {
+    return kPayload + capacity * (level == 0 ? sizeof(Entry) : sizeof(const Node*));
+  }
+  [[nodiscard]] static Entry* entries(const Node* n) noexcept {
+    return std::launder(reinterpret_cast<Entry*>(reinterpret_cast<char*>(const_cast<Node*>(n)) + kPayload));
+  }
+  [[nodiscard]] static const Node** kids(const Node* n) noexcept {
+    return reinterpret_cast<const Node**>(reinterpret_cast<char*>(const_cast<Node*>(n)) + kPayload);
+  }
+  /// A new node with nothing stored (reference count 1).
+  [[nodiscard]] static Node* make_node(unsigned level, std::uint64_t prefix, unsigned capacity) {
+    Node* n = ::new (::operator new(bytes_of(level, capacity))) Node;
+    n->level = static_cast<std::uint8_t>(level);
+    n->capacity = static_cast<std::uint8_t>(capacity);
+    n->prefix = prefix;
+    return n;
+  }
+  /// Frees a node's memory without touching its payload.
+  static void free_shell(const Node* n) noexcept { ::operator delete(const_cast<Node*>(n)); }
+
   [[nodiscard]] static std::uint64_t index_of(const K& key) noexcept { return KeyIndex{}(key); }
-  [[nodiscard]] static std::uint64_t leaf_index(const Node* n) noexcept { return index_of(as_leaf(n)->entry.first); }
-  /// A leaf's index or a branch's prefix: agrees with every key below on the bits above the node.
-  [[nodiscard]] static std::uint64_t prefix_of(const Node* n) noexcept {
-    return n->is_leaf ? leaf_index(n) : as_branch(n)->prefix;
+  [[nodiscard]] static std::size_t size_of(const Node* n) noexcept { return n == nullptr ? 0 : n->size; }
+  /// True when `index` lies under `n` (shares its prefix).
+  [[nodiscard]] static bool under(std::uint64_t index, const Node* n) noexcept {
+    return detail::environment::prefix_at(index, n->level) == n->prefix;
   }
-  [[nodiscard]] static std::size_t size_of(const Node* n) noexcept {
-    return n == nullptr ? 0 : n->is_leaf ? 1 : as_branch(n)->size;
+  [[nodiscard]] static unsigned digit_in(std::uint64_t index, const Node* n) noexcept {
+    return detail::environment::digit(index, n->level);
   }
-  /// True when `index` lies under branch `b` (shares its prefix).
-  [[nodiscard]] static bool under(std::uint64_t index, const Branch* b) noexcept {
-    return detail::environment::prefix_above(index, b->bit) == b->prefix;
-  }
-  [[nodiscard]] static unsigned side_of(std::uint64_t index, const Node* b) noexcept {
-    return static_cast<unsigned>((index >> b->bit) & 1U);
-  }
+  [[nodiscard]] static Bitmap bit_of(unsigned d) noexcept { return Bitmap{1} << d; }
+  [[nodiscard]] static unsigned rank(Bitmap bits, unsigned d) noexcept { return detail::environment::rank(bits, d); }
 
   static void retain(const Node* n) noexcept {
     if (n != nullptr) n->refs.fetch_add(1, std::memory_order_relaxed);
   }
   static void release(const Node* n) noexcept {
-    if (n != nullptr && n->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      if (n->is_leaf) {
-        delete as_leaf(n);
-      } else {
-        const Branch* b = as_branch(n);
-        release(b->child[0]);
-        release(b->child[1]);
-        delete b;
+    if (n != nullptr && n->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(n);
+  }
+  static void destroy(const Node* n) noexcept {
+    if (n->level == 0) {
+      if constexpr (!std::is_trivially_destructible_v<Entry>) {
+        Entry* e = entries(n);
+        for (unsigned i = 0; i < n->count; ++i) std::destroy_at(e + i);
       }
+    } else {
+      const Node** c = kids(n);
+      for (unsigned i = 0; i < n->count; ++i) detail::environment::prefetch_for_write(c[i]);
+      for (unsigned i = 0; i < n->count; ++i) release(c[i]);
     }
+    free_shell(n);
   }
 
   /// An owning node pointer (one reference).
@@ -263,40 +337,246 @@ class Environment {
     const Node* p_ = nullptr;
   };
 
-  [[nodiscard]] static Ref new_leaf(const K& key, L value) {
-    return Ref::adopt(new Leaf(key, std::move(value)));
+  /// Destroys a node under construction if building its payload throws.
+  struct Building {
+    Node* node;
+    ~Building() {
+      if (node != nullptr) destroy(node);
+    }
+    [[nodiscard]] Ref done() noexcept { return Ref::adopt(std::exchange(node, nullptr)); }
+  };
+
+  /// A leaf holding only `key` (with room for the keys a transfer sets next).
+  [[nodiscard]] static Ref single_leaf(std::uint64_t idx, const K& key, const L& value) {
+    Building b{make_node(0, detail::environment::prefix_at(idx, 0), 1 + kLeafSlack)};
+    std::construct_at(entries(b.node), key, value);
+    b.node->count = 1;
+    b.node->size = 1;
+    b.node->bits = bit_of(detail::environment::digit(idx, 0));
+    return b.done();
   }
-  /// A branch on `bit` with prefix `prefix` over two non-empty subtrees (zero side first).
-  [[nodiscard]] static Ref new_branch(std::uint64_t prefix, std::uint8_t bit, Ref zero, Ref one) {
-    const std::size_t n = size_of(zero.get()) + size_of(one.get());
-    auto* b = new Branch(prefix, bit, n, zero.get(), one.get());
-    (void)zero.leak();
-    (void)one.leak();
+  /// A copy of leaf `t` with `entry` placed at position `r` (replacing the entry there when `replace`).
+  [[nodiscard]] static Ref leaf_with(const Node* t, unsigned r, bool replace, Bitmap bit, const K& key,
+                                     const L& value) {
+    const unsigned n = t->count + (replace ? 0U : 1U);
+    Building b{make_node(0, t->prefix, replace ? n : std::min(kFanout, n + kLeafSlack))};
+    const Entry* from = entries(t);
+    Entry* to = entries(b.node);
+    for (unsigned i = 0, j = 0; i < n; ++i) {
+      if (i == r) {
+        std::construct_at(to + i, key, value);
+        if (replace) ++j;
+      } else {
+        std::construct_at(to + i, from[j++]);
+      }
+      b.node->count = static_cast<std::uint8_t>(i + 1);
+    }
+    b.node->size = n;
+    b.node->bits = t->bits | bit;
+    return b.done();
+  }
+  /// A copy of leaf `t` without its entry at position `r` (digit bit `bit`).
+  [[nodiscard]] static Ref leaf_without(const Node* t, unsigned r, Bitmap bit) {
+    const unsigned n = t->count - 1U;
+    Building b{make_node(0, t->prefix, n)};
+    const Entry* from = entries(t);
+    Entry* to = entries(b.node);
+    for (unsigned i = 0; i < n; ++i) {
+      std::construct_at(to + i, from[i < r ? i : i + 1]);
+      b.node->count = static_cast<std::uint8_t>(i + 1);
+    }
+    b.node->size = n;
+    b.node->bits = t->bits & ~bit;
+    return b.done();
+  }
+  /// A copy of branch `t` with `child` at position `r` (replacing the child there when `replace`).
+  [[nodiscard]] static Ref branch_with(const Node* t, unsigned r, bool replace, Bitmap bit, Ref child) {
+    const unsigned n = t->count + (replace ? 0U : 1U);
+    Node* b = make_node(t->level, t->prefix, n);
+    const Node** from = kids(t);
+    const Node** to = kids(b);
+    std::size_t size = t->size + size_of(child.get());
+    for (unsigned i = 0; i < t->count; ++i) detail::environment::prefetch_for_write(from[i]);
+    for (unsigned i = 0, j = 0; i < n; ++i) {
+      if (i == r) {
+        if (replace) size -= size_of(from[j++]);
+        to[i] = child.leak();
+      } else {
+        retain(from[j]);
+        to[i] = from[j++];
+      }
+    }
+    b->count = static_cast<std::uint8_t>(n);
+    b->bits = t->bits | bit;
+    b->size = size;
     return Ref::adopt(b);
   }
-  /// Joins two non-empty trees whose key ranges are disjoint: `ia`, `ib` are
-  /// `prefix_of` their roots and differ above both roots' branching bits.
-  [[nodiscard]] static Ref link(Ref a, std::uint64_t ia, Ref b, std::uint64_t ib) {
+  /// A copy of branch `t` without its child at position `r` (digit bit `bit`); `t` has 3 children or more.
+  [[nodiscard]] static Ref branch_without(const Node* t, unsigned r, Bitmap bit) {
+    const unsigned n = t->count - 1U;
+    Node* b = make_node(t->level, t->prefix, n);
+    const Node** from = kids(t);
+    const Node** to = kids(b);
+    for (unsigned i = 0; i < n; ++i) {
+      to[i] = from[i < r ? i : i + 1];
+      retain(to[i]);
+    }
+    b->count = static_cast<std::uint8_t>(n);
+    b->bits = t->bits & ~bit;
+    b->size = t->size - size_of(from[r]);
+    return Ref::adopt(b);
+  }
+  /// Joins two trees whose key ranges are disjoint (either may be empty) under a new branch.
+  [[nodiscard]] static Ref link(Ref a, Ref b) {
     if (a.get() == nullptr) return b;
     if (b.get() == nullptr) return a;
-    const std::uint8_t bit = detail::environment::branching_bit(ia, ib);
-    const std::uint64_t prefix = detail::environment::prefix_above(ia, bit);
-    if (((ia >> bit) & 1U) == 0) return new_branch(prefix, bit, std::move(a), std::move(b));
-    return new_branch(prefix, bit, std::move(b), std::move(a));
+    const std::uint64_t pa = a.get()->prefix, pb = b.get()->prefix;
+    const unsigned level = detail::environment::split_level(pa, pb);
+    const unsigned da = detail::environment::digit(pa, level), db = detail::environment::digit(pb, level);
+    Node* n = make_node(level, detail::environment::prefix_at(pa, level), 2);
+    n->count = 2;
+    n->bits = bit_of(da) | bit_of(db);
+    n->size = a.get()->size + b.get()->size;
+    kids(n)[da < db ? 0 : 1] = a.leak();
+    kids(n)[da < db ? 1 : 0] = b.leak();
+    return Ref::adopt(n);
   }
-  /// The tree with `shape`'s prefix and bit over `zero`/`one`: the one
-  /// remaining side when the other is empty, `reuse1` or `reuse2` when they
-  /// already have exactly these children, else a new branch.
-  [[nodiscard]] static Ref rebuild(const Branch* shape, Ref zero, Ref one, const Node* reuse1,
-                                   const Node* reuse2 = nullptr) {
-    if (zero.get() == nullptr) return one;
-    if (one.get() == nullptr) return zero;
-    for (const Node* r : {reuse1, reuse2}) {
-      if (r != nullptr && !r->is_leaf && as_branch(r)->child[0] == zero.get() && as_branch(r)->child[1] == one.get())
-        return Ref::share(r);
+
+  /// The children of a branch being rebuilt, by digit: `ptr[d]` the child
+  /// (null: none), `own[d]` holding a reference when the child was made
+  /// for it (else it is borrowed from an operand, which outlives the rebuild).
+  struct Children {
+    const Node* ptr[kFanout] = {};
+    Ref own[kFanout];
+    Bitmap bits = 0;
+
+    void borrow(unsigned d, const Node* n) noexcept {
+      if (n == nullptr) return;
+      ptr[d] = n;
+      bits |= bit_of(d);
     }
-    return new_branch(shape->prefix, shape->bit, std::move(zero), std::move(one));
-  }
+    void take(unsigned d, Ref r) noexcept {
+      if (r.get() == nullptr) return;
+      ptr[d] = r.get();
+      own[d] = std::move(r);
+      bits |= bit_of(d);
+    }
+    [[nodiscard]] bool same_as(const Node* n) const noexcept {
+      if (n == nullptr || n->bits != bits) return false;
+      const Node** c = kids(n);
+      unsigned i = 0;
+      for (Bitmap rest = bits; rest != 0; rest &= rest - 1) {
+        if (c[i++] != ptr[std::countr_zero(rest)]) return false;
+      }
+      return true;
+    }
+    /// The branch of `level`/`prefix` over these children: none, the one
+    /// child itself, `reuse1` or `reuse2` when they hold exactly these children, else a new node.
+    [[nodiscard]] Ref build(unsigned level, std::uint64_t prefix, const Node* reuse1, const Node* reuse2 = nullptr) {
+      const auto n = detail::environment::count(bits);
+      if (n == 0) return {};
+      if (n == 1) {
+        const unsigned d = static_cast<unsigned>(std::countr_zero(bits));
+        return own[d].get() != nullptr ? std::move(own[d]) : Ref::share(ptr[d]);
+      }
+      if (same_as(reuse1)) return Ref::share(reuse1);
+      if (same_as(reuse2)) return Ref::share(reuse2);
+      for (Bitmap rest = bits; rest != 0; rest &= rest - 1)
+        detail::environment::prefetch_for_write(ptr[std::countr_zero(rest)]);
+      Node* b = make_node(level, prefix, n);
+      const Node** to = kids(b);
+      std::size_t size = 0;
+      unsigned i = 0;
+      for (Bitmap rest = bits; rest != 0; rest &= rest - 1) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        size += ptr[d]->size;
+        if (own[d].get() != nullptr) {
+          to[i++] = own[d].leak();
+        } else {
+          retain(ptr[d]);
+          to[i++] = ptr[d];
+        }
+      }
+      b->count = static_cast<std::uint8_t>(n);
+      b->bits = bits;
+      b->size = size;
+      return Ref::adopt(b);
+    }
+  };
+
+  /// The entries of a leaf being rebuilt, by digit: from `a`, from `b`, or a new value.
+  struct Entries {
+    enum class From : std::uint8_t { none, a, b, value };
+    From from[kFanout] = {};
+    const Entry* src[kFanout] = {};
+    std::optional<L> value[kFanout];
+    Bitmap bits = 0;
+    Bitmap equal_b = 0;  // digits whose value is known to equal `b`'s
+
+    void from_a(unsigned d, const Entry* e) noexcept { set(d, From::a, e); }
+    /// `a`'s entry, known to equal `b`'s at the same key.
+    void from_a_equal_b(unsigned d, const Entry* e) noexcept {
+      set(d, From::a, e);
+      equal_b |= bit_of(d);
+    }
+    void from_b(unsigned d, const Entry* e) noexcept { set(d, From::b, e); }
+    /// `v` for the key of `e` (dropped when it is the absent value).
+    void computed(unsigned d, const Entry* e, L&& v) {
+      if (is_absent_value(v)) return;
+      value[d].emplace(std::move(v));
+      set(d, From::value, e);
+    }
+    /// True when every entry is `a`'s and `a` has no other.
+    [[nodiscard]] bool all_from_a(const Node* a) const noexcept {
+      if (a->bits != bits) return false;
+      for (Bitmap rest = bits; rest != 0; rest &= rest - 1)
+        if (from[std::countr_zero(rest)] != From::a) return false;
+      return true;
+    }
+    /// True when the entries equal `b`'s (same keys, equal values).
+    [[nodiscard]] bool equals(const Node* b) const {
+      if (b->bits != bits) return false;
+      const Entry* e = entries(b);
+      for (Bitmap rest = bits; rest != 0; rest &= rest - 1) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        if (from[d] != From::b && (equal_b & bit_of(d)) == 0 && !(current(d) == e->second)) return false;
+        ++e;
+      }
+      return true;
+    }
+    [[nodiscard]] const L& current(unsigned d) const noexcept {
+      return from[d] == From::value ? *value[d] : src[d]->second;
+    }
+    /// The leaf at `prefix` over these entries, reusing `a` or `b` when equal to them.
+    [[nodiscard]] Ref build(std::uint64_t prefix, const Node* a, const Node* b) {
+      if (a != nullptr && all_from_a(a)) return Ref::share(a);
+      if (b != nullptr && equals(b)) return Ref::share(b);
+      const auto n = detail::environment::count(bits);
+      if (n == 0) return {};
+      Building node{make_node(0, prefix, n)};
+      Entry* to = entries(node.node);
+      unsigned i = 0;
+      for (Bitmap rest = bits; rest != 0; rest &= rest - 1) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        if (from[d] == From::value) {
+          std::construct_at(to + i, src[d]->first, std::move(*value[d]));
+        } else {
+          std::construct_at(to + i, *src[d]);
+        }
+        node.node->count = static_cast<std::uint8_t>(++i);
+      }
+      node.node->bits = bits;
+      node.node->size = n;
+      return node.done();
+    }
+
+   private:
+    void set(unsigned d, From f, const Entry* e) noexcept {
+      from[d] = f;
+      src[d] = e;
+      bits |= bit_of(d);
+    }
+  };
 
   // --- absent values -----------------------------------------------------
   [[nodiscard]] static const L& absent_value() {
@@ -323,123 +603,207 @@ class Environment {
   // --- single-key updates --------------------------------------------------
   /// `t` with `key` bound to `value` (not the absent value); `t` itself when already so.
   [[nodiscard]] static Ref insert(const Node* t, std::uint64_t idx, const K& key, const L& value) {
-    if (t == nullptr) return new_leaf(key, value);
-    if (t->is_leaf) {
-      const std::uint64_t ti = leaf_index(t);
-      if (ti == idx) return as_leaf(t)->entry.second == value ? Ref::share(t) : new_leaf(key, value);
-      return link(new_leaf(key, value), idx, Ref::share(t), ti);
+    if (t == nullptr) return single_leaf(idx, key, value);
+    if (!under(idx, t)) return link(single_leaf(idx, key, value), Ref::share(t));
+    const unsigned d = digit_in(idx, t);
+    const Bitmap bit = bit_of(d);
+    const unsigned r = rank(t->bits, d);
+    const bool present = (t->bits & bit) != 0;
+    if (t->level == 0) {
+      if (present && entries(t)[r].second == value) return Ref::share(t);
+      return leaf_with(t, r, present, bit, key, value);
     }
-    const Branch* b = as_branch(t);
-    if (!under(idx, b)) return link(new_leaf(key, value), idx, Ref::share(t), b->prefix);
-    const unsigned s = side_of(idx, b);
-    Ref c = insert(b->child[s], idx, key, value);
-    if (c.get() == b->child[s]) return Ref::share(t);
-    Ref other = Ref::share(b->child[1 - s]);
-    return s == 0 ? new_branch(b->prefix, b->bit, std::move(c), std::move(other))
-                  : new_branch(b->prefix, b->bit, std::move(other), std::move(c));
+    if (!present) return branch_with(t, r, false, bit, single_leaf(idx, key, value));
+    const Node* c = kids(t)[r];
+    Ref nc = insert(c, idx, key, value);
+    if (nc.get() == c) return Ref::share(t);
+    return branch_with(t, r, true, bit, std::move(nc));
   }
   /// `t` without `idx`; `t` itself when it is not stored.
   [[nodiscard]] static Ref remove(const Node* t, std::uint64_t idx) {
-    if (t == nullptr) return {};
-    if (t->is_leaf) return leaf_index(t) == idx ? Ref() : Ref::share(t);
-    const Branch* b = as_branch(t);
-    if (!under(idx, b)) return Ref::share(t);
-    const unsigned s = side_of(idx, b);
-    Ref c = remove(b->child[s], idx);
-    if (c.get() == b->child[s]) return Ref::share(t);
-    Ref other = Ref::share(b->child[1 - s]);
-    if (c.get() == nullptr) return other;
-    return s == 0 ? new_branch(b->prefix, b->bit, std::move(c), std::move(other))
-                  : new_branch(b->prefix, b->bit, std::move(other), std::move(c));
+    if (t == nullptr || !under(idx, t)) return Ref::share(t);
+    const unsigned d = digit_in(idx, t);
+    const Bitmap bit = bit_of(d);
+    if ((t->bits & bit) == 0) return Ref::share(t);
+    const unsigned r = rank(t->bits, d);
+    if (t->level == 0) return t->count == 1 ? Ref() : leaf_without(t, r, bit);
+    const Node* c = kids(t)[r];
+    Ref nc = remove(c, idx);
+    if (nc.get() == c) return Ref::share(t);
+    if (nc.get() != nullptr) return branch_with(t, r, true, bit, std::move(nc));
+    if (t->count == 2) return Ref::share(kids(t)[1 - r]);  // the branch collapses into its other child
+    return branch_without(t, r, bit);
   }
   /// True when `n` has no other owner than the one reaching it: reached from
   /// an environment through owners that are all unique, nobody else can see it
   /// (the acquire pairs with the release of the last other owner's decrement).
   [[nodiscard]] static bool unique(const Node* n) noexcept { return n->refs.load(std::memory_order_acquire) == 1; }
-  /// Replaces the tree owned by `slot` by `t` with `key` bound to `value`.
-  /// Nodes owned by this environment alone are updated in place (a
-  /// transfer function's successive `set`s copy each path once); from the
-  /// first shared node down, the path is copied.
-  static void insert_at(const Node*& slot, std::uint64_t idx, const K& key, const L& value) {
+  /// Replaces the tree owned by `slot` by `t` with `key` bound to `value`;
+  /// returns whether a key was added. Nodes owned by this environment alone
+  /// are updated in place (a transfer function's successive `set`s copy each
+  /// path once, and fill the room its new leaf kept); from the first shared
+  /// node down, the path is copied.
+  static bool insert_at(const Node*& slot, std::uint64_t idx, const K& key, const L& value) {
     const Node* t = slot;
-    if (t != nullptr && unique(t)) {
-      if (t->is_leaf && leaf_index(t) == idx) {
-        const_cast<Leaf*>(as_leaf(t))->entry.second = value;
-        return;
-      }
-      if (!t->is_leaf && under(idx, as_branch(t))) {
-        auto* b = const_cast<Branch*>(as_branch(t));
-        insert_at(b->child[side_of(idx, b)], idx, key, value);
-        b->size = size_of(b->child[0]) + size_of(b->child[1]);
-        return;
+    if (t != nullptr && unique(t) && under(idx, t)) {
+      auto* m = const_cast<Node*>(t);
+      const unsigned d = digit_in(idx, t);
+      const Bitmap bit = bit_of(d);
+      const unsigned r = rank(t->bits, d);
+      const bool present = (t->bits & bit) != 0;
+      if (t->level == 0) {
+        Entry* e = entries(m);
+        if (present) {
+          e[r].second = value;
+          return false;
+        }
+        if (m->count < m->capacity) {
+          for (unsigned i = m->count; i > r; --i) {  // shift up; `const K` is constructed, not assigned
+            std::construct_at(e + i, std::move(e[i - 1]));
+            std::destroy_at(e + i - 1);
+          }
+          try {
+            std::construct_at(e + r, key, value);
+          } catch (...) {  // put the entries back
+            for (unsigned i = r; i < m->count; ++i) {
+              std::construct_at(e + i, std::move(e[i + 1]));
+              std::destroy_at(e + i + 1);
+            }
+            throw;
+          }
+          ++m->count;
+          ++m->size;
+          m->bits |= bit;
+          return true;
+        }
+      } else if (present) {
+        const bool added = insert_at(kids(m)[r], idx, key, value);
+        m->size += added ? 1 : 0;
+        return added;
       }
     }
+    const std::size_t before = size_of(t);
     Ref r = insert(t, idx, key, value);
+    const bool added = size_of(r.get()) != before;
     release(t);
     slot = r.leak();
+    return added;
   }
-  /// Removes `idx` from the tree owned by `slot`, in place where unique (see `insert_at`).
-  static void remove_at(const Node*& slot, std::uint64_t idx) {
+  /// Removes `idx` from the tree owned by `slot`, in place where unique (see
+  /// `insert_at`); returns whether it was stored.
+  static bool remove_at(const Node*& slot, std::uint64_t idx) {
     const Node* t = slot;
-    if (t != nullptr && !t->is_leaf && unique(t)) {
-      auto* b = const_cast<Branch*>(as_branch(t));
-      if (!under(idx, b)) return;
-      const unsigned s = side_of(idx, b);
-      remove_at(b->child[s], idx);
-      if (b->child[s] == nullptr) {  // the branch collapses into its other child
-        slot = std::exchange(b->child[1 - s], nullptr);
-        release(t);
-        return;
-      }
-      b->size = size_of(b->child[0]) + size_of(b->child[1]);
-      return;
+    if (t == nullptr || !under(idx, t)) return false;
+    const unsigned d = digit_in(idx, t);
+    const Bitmap bit = bit_of(d);
+    if ((t->bits & bit) == 0) return false;
+    if (!unique(t)) {
+      Ref r = remove(t, idx);
+      if (r.get() == t) return false;
+      release(t);
+      slot = r.leak();
+      return true;
     }
-    Ref r = remove(t, idx);
-    release(t);
-    slot = r.leak();
+    auto* m = const_cast<Node*>(t);
+    const unsigned r = rank(t->bits, d);
+    if (t->level == 0) {
+      if (m->count == 1) {
+        release(t);
+        slot = nullptr;
+        return true;
+      }
+      Entry* e = entries(m);
+      std::destroy_at(e + r);
+      for (unsigned i = r; i + 1 < m->count; ++i) {
+        std::construct_at(e + i, std::move(e[i + 1]));
+        std::destroy_at(e + i + 1);
+      }
+      --m->count;
+      --m->size;
+      m->bits &= ~bit;
+      return true;
+    }
+    const Node** c = kids(m);
+    if (!remove_at(c[r], idx)) return false;
+    --m->size;
+    if (c[r] != nullptr) return true;
+    if (m->count == 2) {  // the branch collapses into its other child
+      slot = c[1 - r];
+      free_shell(m);
+      return true;
+    }
+    for (unsigned i = r; i + 1 < m->count; ++i) c[i] = c[i + 1];
+    --m->count;
+    m->bits &= ~bit;
+    return true;
   }
-  [[nodiscard]] static const Leaf* find_leaf(const Node* t, std::uint64_t idx) noexcept {
-    if (t == nullptr) return nullptr;
-    while (!t->is_leaf) t = as_branch(t)->child[side_of(idx, t)];
-    return leaf_index(t) == idx ? as_leaf(t) : nullptr;
+  [[nodiscard]] static const Entry* find_entry(const Node* t, std::uint64_t idx) noexcept {
+    while (t != nullptr) {
+      if (!under(idx, t)) return nullptr;
+      const unsigned d = digit_in(idx, t);
+      if ((t->bits & bit_of(d)) == 0) return nullptr;
+      const unsigned r = rank(t->bits, d);
+      if (t->level == 0) return entries(t) + r;
+      t = kids(t)[r];
+    }
+    return nullptr;
   }
 
   // --- merging -------------------------------------------------------------
   /// What a merge does with a subtree whose keys are stored on one side only.
   enum class Lone { keep, drop, map };
 
-  /// The leaf for `key` once its value became `v`: `a` or `b` when `v` equals
-  /// theirs (kept shared), none when `v` is the absent value, else a new leaf.
-  [[nodiscard]] static Ref settle(const Leaf* a, bool a_unchanged, const Leaf* b, L&& v) {
-    if (a_unchanged) return Ref::share(a);
-    if (b != nullptr && v == b->entry.second) return Ref::share(b);
-    if (is_absent_value(v)) return {};
-    return new_leaf(a != nullptr ? a->entry.first : b->entry.first, std::move(v));
+  /// Branch `t` with each child `c` replaced by `f(c)`; `t` itself when no child changes.
+  template <class F>
+  [[nodiscard]] static Ref map_children(const Node* t, const F& f) {
+    Children out;
+    const Node** c = kids(t);
+    for (Bitmap rest = t->bits; rest != 0; rest &= rest - 1, ++c) {
+      const auto d = static_cast<unsigned>(std::countr_zero(rest));
+      Ref r = f(*c);
+      if (r.get() == *c) {
+        out.borrow(d, *c);
+      } else {
+        out.take(d, std::move(r));
+      }
+    }
+    return out.build(t->level, t->prefix, t);
   }
-
   /// Applies `op(v, other)` to every value of `t`; `t` itself when nothing changes.
   template <class Op>
   [[nodiscard]] static Ref map_mine(const Node* t, const L& other, const Op& op) {
     if (t == nullptr) return {};
-    if (t->is_leaf) {
-      L v = as_leaf(t)->entry.second;
-      const bool same = !is_changed(op(v, other));
-      return settle(as_leaf(t), same, nullptr, std::move(v));
+    if (t->level == 0) {
+      Entries out;
+      const Entry* e = entries(t);
+      for (Bitmap rest = t->bits; rest != 0; rest &= rest - 1, ++e) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        L v = e->second;
+        if (is_changed(op(v, other))) {
+          out.computed(d, e, std::move(v));
+        } else {
+          out.from_a(d, e);
+        }
+      }
+      return out.build(t->prefix, t, nullptr);
     }
-    const Branch* b = as_branch(t);
-    return rebuild(b, map_mine(b->child[0], other, op), map_mine(b->child[1], other, op), t);
+    return map_children(t, [&](const Node* c) { return map_mine(c, other, op); });
   }
   /// Replaces every value `y` of `t` by `op(mine, y)`; `t` itself when nothing changes.
   template <class Op>
   [[nodiscard]] static Ref map_theirs(const L& mine, const Node* t, const Op& op) {
     if (t == nullptr) return {};
-    if (t->is_leaf) {
-      L v = mine;
-      (void)op(v, as_leaf(t)->entry.second);
-      return settle(nullptr, false, as_leaf(t), std::move(v));
+    if (t->level == 0) {
+      Entries out;
+      const Entry* e = entries(t);
+      for (Bitmap rest = t->bits; rest != 0; rest &= rest - 1, ++e) {
+        L v = mine;
+        (void)op(v, e->second);
+        out.computed(static_cast<unsigned>(std::countr_zero(rest)), e, std::move(v));
+      }
+      return out.build(t->prefix, nullptr, t);
     }
-    const Branch* b = as_branch(t);
-    return rebuild(b, map_theirs(mine, b->child[0], op), map_theirs(mine, b->child[1], op), t);
+    return map_children(t, [&](const Node* c) { return map_theirs(mine, c, op); });
   }
 
   /// The merge of trees `a` (this side) and `b` (the other side) under `op`:
@@ -468,47 +832,118 @@ class Environment {
         return map_theirs(absent_value(), t, op);
       }
     }
-    [[nodiscard]] Ref both_leaves(const Leaf* a, const Leaf* b) const {
-      L v = a->entry.second;
-      const bool same = !is_changed(op(v, b->entry.second));
-      return settle(a, same, b, std::move(v));
+    /// Adds the result for digit `d` to `out`: borrowed when it is a child of an operand.
+    void add(Children& out, unsigned d, const Node* ca, const Node* cb) const {
+      if (ca == cb) {
+        out.borrow(d, ca);  // op(x, x) == x: a shared subtree is skipped
+      } else if (cb == nullptr) {
+        if constexpr (OnlyA == Lone::keep) {
+          out.borrow(d, ca);
+        } else {
+          out.take(d, only_a(ca));
+        }
+      } else if (ca == nullptr) {
+        if constexpr (OnlyB == Lone::keep) {
+          out.borrow(d, cb);
+        } else {
+          out.take(d, only_b(cb));
+        }
+      } else {
+        Ref r = (*this)(ca, cb);
+        if (r.get() == ca || r.get() == cb) {
+          out.borrow(d, r.get());
+        } else {
+          out.take(d, std::move(r));
+        }
+      }
+    }
+    /// Two leaves at the same prefix.
+    [[nodiscard]] Ref leaves(const Node* a, const Node* b) const {
+      Entries out;
+      const Entry* ea = entries(a);
+      const Entry* eb = entries(b);
+      for (Bitmap rest = a->bits | b->bits; rest != 0; rest &= rest - 1) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        const bool in_a = (a->bits & bit_of(d)) != 0, in_b = (b->bits & bit_of(d)) != 0;
+        if (in_a && in_b) {
+          if (ea->second == eb->second) {  // op(x, x) == x: entries copied into different leaves
+            out.from_a_equal_b(d, ea);
+            ea += 1;
+            eb += 1;
+            continue;
+          }
+          L v = ea->second;
+          if (is_changed(op(v, eb->second))) {
+            out.computed(d, ea, std::move(v));
+          } else {
+            out.from_a(d, ea);
+          }
+        } else if (in_a) {
+          if constexpr (OnlyA == Lone::keep) {
+            out.from_a(d, ea);
+          } else if constexpr (OnlyA == Lone::map) {
+            L v = ea->second;
+            if (is_changed(op(v, absent_value()))) {
+              out.computed(d, ea, std::move(v));
+            } else {
+              out.from_a(d, ea);
+            }
+          }
+        } else {
+          if constexpr (OnlyB == Lone::keep) {
+            out.from_b(d, eb);
+          } else if constexpr (OnlyB == Lone::map) {
+            L v = absent_value();
+            (void)op(v, eb->second);
+            out.computed(d, eb, std::move(v));
+          }
+        }
+        ea += in_a ? 1 : 0;
+        eb += in_b ? 1 : 0;
+      }
+      return out.build(a->prefix, a, b);
+    }
+
+    /// The merge of branch `big` with `small`, a tree lying under one digit of
+    /// `big` (`big` is the `a` operand when `BigIsA`).
+    template <bool BigIsA>
+    [[nodiscard]] Ref descend(const Node* big, const Node* small) const {
+      const unsigned ds = digit_in(small->prefix, big);
+      Children out;
+      const Node** c = kids(big);
+      for (Bitmap rest = big->bits | bit_of(ds); rest != 0; rest &= rest - 1) {
+        const auto d = static_cast<unsigned>(std::countr_zero(rest));
+        const Node* x = (big->bits & bit_of(d)) != 0 ? *c++ : nullptr;
+        const Node* y = d == ds ? small : nullptr;
+        if constexpr (BigIsA) {
+          add(out, d, x, y);
+        } else {
+          add(out, d, y, x);
+        }
+      }
+      return out.build(big->level, big->prefix, big);
     }
 
     [[nodiscard]] Ref operator()(const Node* a, const Node* b) const {
       if (a == b) return Ref::share(a);  // op(x, x) == x: a shared subtree is skipped
       if (a == nullptr) return only_b(b);
       if (b == nullptr) return only_a(a);
-      if (a->is_leaf && b->is_leaf) {
-        const std::uint64_t ia = leaf_index(a), ib = leaf_index(b);
-        if (ia == ib) return both_leaves(as_leaf(a), as_leaf(b));
-        return link(only_a(a), ia, only_b(b), ib);
+      if (a->level == b->level && a->prefix == b->prefix) {
+        if (a->level == 0) return leaves(a, b);
+        Children out;
+        const Node** ca = kids(a);
+        const Node** cb = kids(b);
+        for (Bitmap rest = a->bits | b->bits; rest != 0; rest &= rest - 1) {
+          const auto d = static_cast<unsigned>(std::countr_zero(rest));
+          const Node* x = (a->bits & bit_of(d)) != 0 ? *ca++ : nullptr;
+          const Node* y = (b->bits & bit_of(d)) != 0 ? *cb++ : nullptr;
+          add(out, d, x, y);
+        }
+        return out.build(a->level, a->prefix, a, b);
       }
-      if (a->is_leaf) {
-        const std::uint64_t ia = leaf_index(a);
-        const Branch* bb = as_branch(b);
-        if (!under(ia, bb)) return link(only_a(a), ia, only_b(b), bb->prefix);
-        if (side_of(ia, bb) == 0) return rebuild(bb, (*this)(a, bb->child[0]), only_b(bb->child[1]), b);
-        return rebuild(bb, only_b(bb->child[0]), (*this)(a, bb->child[1]), b);
-      }
-      const Branch* ba = as_branch(a);
-      if (b->is_leaf) {
-        const std::uint64_t ib = leaf_index(b);
-        if (!under(ib, ba)) return link(only_a(a), ba->prefix, only_b(b), ib);
-        if (side_of(ib, ba) == 0) return rebuild(ba, (*this)(ba->child[0], b), only_a(ba->child[1]), a);
-        return rebuild(ba, only_a(ba->child[0]), (*this)(ba->child[1], b), a);
-      }
-      const Branch* bb = as_branch(b);
-      if (ba->bit == bb->bit && ba->prefix == bb->prefix)
-        return rebuild(ba, (*this)(ba->child[0], bb->child[0]), (*this)(ba->child[1], bb->child[1]), a, b);
-      if (ba->bit > bb->bit && under(bb->prefix, ba)) {  // b lies under one child of a
-        if (side_of(bb->prefix, ba) == 0) return rebuild(ba, (*this)(ba->child[0], b), only_a(ba->child[1]), a);
-        return rebuild(ba, only_a(ba->child[0]), (*this)(ba->child[1], b), a);
-      }
-      if (bb->bit > ba->bit && under(ba->prefix, bb)) {  // a lies under one child of b
-        if (side_of(ba->prefix, bb) == 0) return rebuild(bb, (*this)(a, bb->child[0]), only_b(bb->child[1]), b);
-        return rebuild(bb, only_b(bb->child[0]), (*this)(a, bb->child[1]), b);
-      }
-      return link(only_a(a), ba->prefix, only_b(b), bb->prefix);
+      if (a->level > b->level && under(b->prefix, a)) return descend<true>(a, b);   // b lies under one digit of a
+      if (b->level > a->level && under(a->prefix, b)) return descend<false>(b, a);  // a lies under one digit of b
+      return link(only_a(a), only_b(b));
     }
   };
 
@@ -520,62 +955,72 @@ class Environment {
     return ChangeResult::changed;
   }
 
-  /// Pointwise order of two trees; `lone_a_ok`/`lone_b_ok`: whether a key
+  /// Pointwise order of two trees; `LoneAOk`/`LoneBOk`: whether a key
   /// stored on one side only satisfies the order (its value against the absent one).
   template <bool LoneAOk, bool LoneBOk>
   [[nodiscard]] static bool tree_leq(const Node* a, const Node* b) {
     if (a == b) return true;
     if (a == nullptr) return LoneBOk;
     if (b == nullptr) return LoneAOk;
-    if (a->is_leaf && b->is_leaf) {
-      if (leaf_index(a) == leaf_index(b)) return as_leaf(a)->entry.second.leq(as_leaf(b)->entry.second);
-      return LoneAOk && LoneBOk;
+    if (a->level == b->level && a->prefix == b->prefix) {
+      if ((!LoneAOk && (a->bits & ~b->bits) != 0) || (!LoneBOk && (b->bits & ~a->bits) != 0)) return false;
+      unsigned ra = 0, rb = 0;
+      for (Bitmap rest = a->bits | b->bits; rest != 0; rest &= rest - 1) {
+        const Bitmap bit = rest & (~rest + 1);
+        const bool in_a = (a->bits & bit) != 0, in_b = (b->bits & bit) != 0;
+        if (in_a && in_b) {
+          if (a->level == 0) {
+            const L& x = entries(a)[ra].second;
+            const L& y = entries(b)[rb].second;
+            if (!(x == y) && !x.leq(y)) return false;
+          } else if (!tree_leq<LoneAOk, LoneBOk>(kids(a)[ra], kids(b)[rb])) {
+            return false;
+          }
+        }
+        ra += in_a ? 1 : 0;
+        rb += in_b ? 1 : 0;
+      }
+      return true;
     }
-    if (a->is_leaf) {
-      const Branch* bb = as_branch(b);
-      const std::uint64_t ia = leaf_index(a);
-      if (!LoneBOk || !under(ia, bb)) return LoneAOk && LoneBOk;
-      return tree_leq<LoneAOk, LoneBOk>(a, bb->child[side_of(ia, bb)]);
+    if (a->level > b->level && under(b->prefix, a)) {  // a's other children hold keys b lacks
+      if (!LoneAOk) return false;
+      const unsigned d = digit_in(b->prefix, a);
+      if ((a->bits & bit_of(d)) == 0) return LoneBOk;
+      return tree_leq<LoneAOk, LoneBOk>(kids(a)[rank(a->bits, d)], b);
     }
-    const Branch* ba = as_branch(a);
-    if (b->is_leaf) {
-      const std::uint64_t ib = leaf_index(b);
-      if (!LoneAOk || !under(ib, ba)) return LoneAOk && LoneBOk;
-      return tree_leq<LoneAOk, LoneBOk>(ba->child[side_of(ib, ba)], b);
+    if (b->level > a->level && under(a->prefix, b)) {
+      if (!LoneBOk) return false;
+      const unsigned d = digit_in(a->prefix, b);
+      if ((b->bits & bit_of(d)) == 0) return LoneAOk;
+      return tree_leq<LoneAOk, LoneBOk>(a, kids(b)[rank(b->bits, d)]);
     }
-    const Branch* bb = as_branch(b);
-    if (ba->bit == bb->bit && ba->prefix == bb->prefix)
-      return tree_leq<LoneAOk, LoneBOk>(ba->child[0], bb->child[0]) &&
-             tree_leq<LoneAOk, LoneBOk>(ba->child[1], bb->child[1]);
-    if (ba->bit > bb->bit && under(bb->prefix, ba))
-      return LoneAOk && tree_leq<LoneAOk, LoneBOk>(ba->child[side_of(bb->prefix, ba)], b);
-    if (bb->bit > ba->bit && under(ba->prefix, bb))
-      return LoneBOk && tree_leq<LoneAOk, LoneBOk>(a, bb->child[side_of(ba->prefix, bb)]);
     return LoneAOk && LoneBOk;
   }
 
   /// Structural equality (canonical trees: same keys give the same shape).
   [[nodiscard]] static bool tree_equal(const Node* a, const Node* b) {
     if (a == b) return true;
-    if (a == nullptr || b == nullptr || a->is_leaf != b->is_leaf) return false;
-    if (a->is_leaf) {
-      return leaf_index(a) == leaf_index(b) && as_leaf(a)->entry.second == as_leaf(b)->entry.second;
+    if (a == nullptr || b == nullptr) return false;
+    if (a->level != b->level || a->prefix != b->prefix || a->bits != b->bits || a->size != b->size) return false;
+    for (unsigned i = 0; i < a->count; ++i) {
+      if (a->level == 0) {
+        if (!(entries(a)[i].second == entries(b)[i].second)) return false;
+      } else if (!tree_equal(kids(a)[i], kids(b)[i])) {
+        return false;
+      }
     }
-    const Branch* ba = as_branch(a);
-    const Branch* bb = as_branch(b);
-    return ba->bit == bb->bit && ba->prefix == bb->prefix && ba->size == bb->size &&
-           tree_equal(ba->child[0], bb->child[0]) && tree_equal(ba->child[1], bb->child[1]);
+    return true;
   }
 
   template <class F>
   static void visit(const Node* t, F& f) {
     if (t == nullptr) return;
-    if (t->is_leaf) {
-      f(as_leaf(t)->entry.first, as_leaf(t)->entry.second);
+    if (t->level == 0) {
+      const Entry* e = entries(t);
+      for (unsigned i = 0; i < t->count; ++i) f(e[i].first, e[i].second);
       return;
     }
-    visit(as_branch(t)->child[0], f);
-    visit(as_branch(t)->child[1], f);
+    for (unsigned i = 0; i < t->count; ++i) visit(kids(t)[i], f);
   }
 
  public:
@@ -634,13 +1079,13 @@ class Environment {
   /// (`L::bottom()` for the bottom element under `AbsentIsTop`).
   [[nodiscard]] const L& get(const K& key) const {
     if (is_bottom()) return bottom_value();
-    const Leaf* leaf = find_leaf(root_.get(), index_of(key));
-    return leaf != nullptr ? leaf->entry.second : absent_value();
+    const Entry* e = find_entry(root_.get(), index_of(key));
+    return e != nullptr ? e->second : absent_value();
   }
   /// The stored value of `key`, or null when `key` is absent.
   [[nodiscard]] const L* find(const K& key) const noexcept {
-    const Leaf* leaf = find_leaf(root_.get(), index_of(key));
-    return leaf != nullptr ? &leaf->entry.second : nullptr;
+    const Entry* e = find_entry(root_.get(), index_of(key));
+    return e != nullptr ? &e->second : nullptr;
   }
   /// True when `key` is stored (its value differs from the absent value).
   [[nodiscard]] bool contains(const K& key) const noexcept { return find(key) != nullptr; }
@@ -657,10 +1102,10 @@ class Environment {
       erase(key);
       return;
     }
-    insert_at(root_.slot(), index_of(key), key, value);
+    (void)insert_at(root_.slot(), index_of(key), key, value);
   }
   /// Resets `key` to the absent value.
-  void erase(const K& key) { remove_at(root_.slot(), index_of(key)); }
+  void erase(const K& key) { (void)remove_at(root_.slot(), index_of(key)); }
   /// Joins `value` into the value of `key`; returns whether it changed. No
   /// effect (and `unchanged`) on the bottom element under `AbsentIsTop`.
   [[nodiscard]] ChangeResult join_at(const K& key, const L& value) {
@@ -690,7 +1135,7 @@ class Environment {
   }
 
   /// Forward iterator over the stored entries (`const std::pair<const K, L>&`),
-  /// in increasing index order. Holds a stack of at most 64 nodes.
+  /// in increasing index order. Holds the path from the root to its leaf.
   class const_iterator {
    public:
     /// Forward iteration.
@@ -707,12 +1152,22 @@ class Environment {
     /// The end iterator.
     const_iterator() noexcept = default;
     /// The current entry.
-    [[nodiscard]] reference operator*() const noexcept { return as_leaf(leaf_)->entry; }
+    [[nodiscard]] reference operator*() const noexcept { return entries(leaf_)[at_]; }
     /// The current entry.
-    [[nodiscard]] pointer operator->() const noexcept { return &as_leaf(leaf_)->entry; }
+    [[nodiscard]] pointer operator->() const noexcept { return &entries(leaf_)[at_]; }
     /// The next entry in index order.
     const_iterator& operator++() noexcept {
-      leaf_ = depth_ == 0 ? nullptr : descend(stack_[--depth_]);
+      if (++at_ < leaf_->count) return *this;
+      at_ = 0;
+      leaf_ = nullptr;
+      while (depth_ > 0) {
+        const Node* b = path_[depth_ - 1];
+        if (++next_[depth_ - 1] < b->count) {
+          descend(kids(b)[next_[depth_ - 1]]);
+          return *this;
+        }
+        --depth_;
+      }
       return *this;
     }
     /// The next entry in index order (postfix).
@@ -722,23 +1177,28 @@ class Environment {
       return old;
     }
     /// Same position (iterators of the same environment).
-    friend bool operator==(const const_iterator& a, const const_iterator& b) noexcept { return a.leaf_ == b.leaf_; }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) noexcept {
+      return a.leaf_ == b.leaf_ && a.at_ == b.at_;
+    }
 
    private:
     friend class Environment;
     explicit const_iterator(const Node* root) noexcept {
-      if (root != nullptr) leaf_ = descend(root);  // in the body: descend fills stack_, initialized first
+      if (root != nullptr) descend(root);  // in the body: descend fills path_, initialized first
     }
-    /// Walks to the leftmost leaf under `n`, pushing the right siblings.
-    const Node* descend(const Node* n) noexcept {
-      while (!n->is_leaf) {
-        stack_[depth_++] = as_branch(n)->child[1];
-        n = as_branch(n)->child[0];
+    /// Walks to the leftmost leaf under `n`, recording the branches passed.
+    void descend(const Node* n) noexcept {
+      while (n->level != 0) {
+        path_[depth_] = n;
+        next_[depth_++] = 0;
+        n = kids(n)[0];
       }
-      return n;
+      leaf_ = n;
     }
     const Node* leaf_ = nullptr;
-    const Node* stack_[64] = {};
+    unsigned at_ = 0;  // the entry of `leaf_`
+    const Node* path_[detail::environment::kLevels] = {};
+    std::uint8_t next_[detail::environment::kLevels] = {};  // the child of each branch on the path
     unsigned depth_ = 0;
   };
   /// First stored entry.
@@ -839,9 +1299,10 @@ class Environment {
 
   /// Memory held together by a set of environments, shared nodes counted once.
   struct NodeStats {
-    std::size_t leaves = 0;    ///< Distinct leaf nodes.
+    std::size_t leaves = 0;    ///< Distinct leaf nodes (each holds up to 16 entries with consecutive indices).
     std::size_t branches = 0;  ///< Distinct branch nodes.
-    std::size_t bytes = 0;     ///< Their `sizeof` total (without allocator overhead or memory owned by values).
+    std::size_t entries = 0;   ///< Entries in those leaves (an entry shared by two leaves counts twice).
+    std::size_t bytes = 0;     ///< Their allocated size (without allocator overhead or memory owned by values).
   };
   /// Counts the distinct nodes reachable from `versions` (any range of
   /// `Environment`s), visiting each shared subtree once.
@@ -856,16 +1317,16 @@ class Environment {
         const Node* n = stack.back();
         stack.pop_back();
         if (!seen.insert(n)) continue;
-        if (n->is_leaf) {
+        stats.bytes += bytes_of(n->level, n->capacity);
+        if (n->level == 0) {
           ++stats.leaves;
+          stats.entries += n->count;
         } else {
           ++stats.branches;
-          stack.push_back(as_branch(n)->child[0]);
-          stack.push_back(as_branch(n)->child[1]);
+          for (unsigned i = 0; i < n->count; ++i) stack.push_back(kids(n)[i]);
         }
       }
     }
-    stats.bytes = stats.leaves * sizeof(Leaf) + stats.branches * sizeof(Branch);
     return stats;
   }
 

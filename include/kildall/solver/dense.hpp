@@ -334,7 +334,14 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
     if (this->opt_.check_monotonicity && !out.leq(out_candidate_)) return Settled::non_monotone;
     const bool check = this->opt_.check_change_results;
     if (observer_enabled<O> || check) old_out_ = out;
-    const ChangeResult change = out.join(out_candidate_);
+    ChangeResult change;
+    if (this->opt_.check_monotonicity && !check) {
+      // out ⊑ candidate was just checked: their join is the candidate itself.
+      change = out == out_candidate_ ? ChangeResult::unchanged : ChangeResult::changed;
+      if (is_changed(change)) std::swap(out, out_candidate_);
+    } else {
+      change = out.join(out_candidate_);
+    }
     if (check && (old_out_ == out) == is_changed(change)) return Settled::wrong_change_result;
     if constexpr (observer_enabled<O>) {
       obs_.on_visit(VisitEvent<Vertex, L>{v, VisitPhase::ascending, info.visit, &r.in_[vi], &old_out_, &out,

@@ -1,5 +1,7 @@
 // Tests of kildall/ir/analysis/dense_values.hpp: SCCP run densely (environments over the CFG) agrees
-// exactly with the sparse SCCP on generated SSA programs (oracle: the sparse solver), and is a fixpoint.
+// exactly with the sparse SCCP on generated SSA programs (oracle: the sparse solver), and is a fixpoint,
+// with the change checks of debug builds on and off (off, the solver takes a checked-monotone candidate
+// out-state as it is instead of joining it).
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -31,21 +33,26 @@ TEST_CASE("dense SCCP = sparse SCCP on generated programs: every value, every bl
         const SccpAnalysis sparse(fn, registry);
         const FunctionShape shape(fn);
         const SccpProblem problem(shape, registry);
-        const DenseValueAnalysis<SccpProblem> dense(shape, problem);
-        REQUIRE(dense.result().converged());
-        CHECK(kildall::verify_fixpoint(dense.problem(), dense.result()).ok());
-        for (BlockId b = 0; b < fn.blocks.size(); ++b) {
-          REQUIRE(dense.reached(b) == sparse.executable(b));
-          dead_blocks += dense.reached(b) ? 0 : 1;
-        }
-        for (ValueId v = 0; v < fn.values.size(); ++v) {
-          const ConstantState* d = dense.lookup(v);
-          const ConstantState* s = sparse.lookup(v);
-          REQUIRE((d == nullptr) == (s == nullptr));
-          if (d == nullptr) continue;
-          CHECK(*d == *s);
-          ++values;
-          constants += d->is_constant() ? 1 : 0;
+        for (const bool checks : {true, false}) {
+          CAPTURE(checks);
+          kildall::SolverOptions options;
+          options.check_change_results = checks;
+          const DenseValueAnalysis<SccpProblem> dense(shape, problem, options);
+          REQUIRE(dense.result().converged());
+          CHECK(kildall::verify_fixpoint(dense.problem(), dense.result()).ok());
+          for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+            REQUIRE(dense.reached(b) == sparse.executable(b));
+            dead_blocks += dense.reached(b) ? 0 : 1;
+          }
+          for (ValueId v = 0; v < fn.values.size(); ++v) {
+            const ConstantState* d = dense.lookup(v);
+            const ConstantState* s = sparse.lookup(v);
+            REQUIRE((d == nullptr) == (s == nullptr));
+            if (d == nullptr) continue;
+            CHECK(*d == *s);
+            ++values;
+            constants += d->is_constant() ? 1 : 0;
+          }
         }
       }
     }
@@ -63,16 +70,21 @@ TEST_CASE("dense integer ranges are a sound post-fixpoint that contains the spar
     for (const Function& fn : m.functions) {
       const FunctionShape shape(fn);
       const IntRangeProblem problem(shape);
-      const DenseValueAnalysis<IntRangeProblem> dense(shape, problem);
-      REQUIRE(dense.result().converged());
-      CHECK(kildall::verify_fixpoint(dense.problem(), dense.result()).ok());
-      // Where the sparse analysis proves a single value, the dense one must allow it.
       const IntRangeAnalysis sparse(fn);
-      for (ValueId v = 0; v < fn.values.size(); ++v) {
-        const kildall::Interval* s = sparse.lookup(v);
-        const kildall::Interval* d = dense.lookup(v);
-        if (s == nullptr || d == nullptr || !s->is_constant()) continue;
-        CHECK(d->contains(*s->unsigned_constant()));
+      for (const bool checks : {true, false}) {
+        CAPTURE(checks);
+        kildall::SolverOptions options;
+        options.check_change_results = checks;
+        const DenseValueAnalysis<IntRangeProblem> dense(shape, problem, options);
+        REQUIRE(dense.result().converged());
+        CHECK(kildall::verify_fixpoint(dense.problem(), dense.result()).ok());
+        // Where the sparse analysis proves a single value, the dense one must allow it.
+        for (ValueId v = 0; v < fn.values.size(); ++v) {
+          const kildall::Interval* s = sparse.lookup(v);
+          const kildall::Interval* d = dense.lookup(v);
+          if (s == nullptr || d == nullptr || !s->is_constant()) continue;
+          CHECK(d->contains(*s->unsigned_constant()));
+        }
       }
     }
   }

@@ -9,7 +9,7 @@
 /// `extra_operands`); block arguments are parallel assignments on the CFG
 /// edges (`transfer_edge`).
 ///
-/// The environment is kildall's persistent `Environment` (a Patricia tree,
+/// The environment is kildall's persistent `Environment` (a radix tree of 16-way nodes,
 /// `kildall/lattice/environment.hpp`): a block's transfer copies it in O(1) and
 /// each op result costs one O(log n) update, so memory at the fixpoint grows
 /// with what the blocks define, not with blocks x values, and joins at merge
