@@ -24,7 +24,7 @@
 #include <kildall/lp/lp_format.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
-#include <kildall/noisy/lazy_placement.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
 
 #include "workloads.hpp"
 
@@ -42,10 +42,9 @@ void emit_article_lp(const noisy_scale::Program& g, const std::string& name) {
 }
 
 void run(benchmark::State& state, const noisy_scale::Program& g) {
-  kildall::noisy::LazyPlacementOptions options;
-  options.time_limit_seconds = 60.0;
-  kildall::noisy::LazyPlacement<std::size_t> r;
-  for (auto _ : state) r = kildall::noisy::place_reduce_noise_lazy(g, {}, options);
+  kildall::noisy::PlacementOptions options;  // the default strategy (lazy), 60 s
+  kildall::noisy::PlacementResult<std::size_t> r;
+  for (auto _ : state) r = kildall::noisy::place_reduce_noise(g, {}, options);
   const auto& s = r.statistics;
   state.counters["ops"] = static_cast<double>(s.reducible_ops);
   state.counters["binaries"] = static_cast<double>(s.binaries);

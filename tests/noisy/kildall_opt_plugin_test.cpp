@@ -66,6 +66,17 @@ std::size_t count(const std::string& text, const std::string& needle) {
 
 }  // namespace
 
+namespace {
+
+// Options of `place_reduce_noise` with strategy `s`.
+PlacementOptions strategy(PlacementStrategy s) {
+  PlacementOptions o;
+  o.strategy = s;
+  return o;
+}
+
+}  // namespace
+
 TEST_CASE("--noisy-verify on the mul chain fails with the article's message at %5") {
   const Run r = drive({"--noisy-verify"}, "mul_chain.mlir");
   const auto [line, column] = noisy_ir_test::position_of(read_example("mul_chain.mlir"), "noisy.mul %4, %4");
@@ -116,8 +127,8 @@ TEST_CASE("ILP on random IR programs: never worse than greedy, always legal") {
     ir::Module m = ir::parse_and_verify(text, registry);
     const IrNoisyProgram program(m.functions[0], dialect);
     try {
-      const auto r = place_reduce_noise_ilp(program);
-      CHECK(r.outcome == IlpOutcome::optimal);
+      const auto r = place_reduce_noise(program, {}, strategy(PlacementStrategy::ilp));
+      CHECK(r.status == PlacementStatus::optimal);
       CHECK(r.reduce_after.size() <= r.greedy_count);
       NoiseAnalysisOptions options;
       options.reduce_after = placement_mask(program, r.reduce_after);
@@ -137,14 +148,14 @@ TEST_CASE("the lazy optimizer (the default) on random IR programs: legal, the IL
     const IrNoisyProgram program(m.functions[0], dialect);
     CAPTURE(seed);
     try {
-      const auto r = place_reduce_noise_lazy(program);
+      const auto r = place_reduce_noise(program);
       CHECK(r.status == PlacementStatus::optimal);
       CHECK(r.reduce_after.size() <= r.greedy_count);
       NoiseAnalysisOptions options;
       options.reduce_after = placement_mask(program, r.reduce_after);
       CHECK(is_legal(analyze_ir_noise(program, {}, options)));
-      const auto exact = place_reduce_noise_ilp(program);
-      if (exact.outcome == IlpOutcome::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
+      const auto exact = place_reduce_noise(program, {}, strategy(PlacementStrategy::ilp));
+      if (exact.status == PlacementStatus::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
     } catch (const PlacementError&) {
       CHECK_THROWS_AS((void)place_reduce_noise_greedy(program), PlacementError);
     }
