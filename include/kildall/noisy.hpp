@@ -12,6 +12,7 @@
 
 #include <kildall/noisy/compact_program.hpp>
 #include <kildall/noisy/cover_cuts.hpp>
+#include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/hitting_set.hpp>
 #include <kildall/noisy/ir_dialect.hpp>

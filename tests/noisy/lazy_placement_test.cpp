@@ -22,6 +22,7 @@ namespace {
 template <class G>
 PlacementResult<kildall::vertex_t<G>> lazy(const G& g, const NoiseParameters& parameters = {}, PlacementOptions options = {}) {
   options.strategy = PlacementStrategy::lazy;
+  options.lazy.program_frontier_states = 0;
   return place_reduce_noise(g, parameters, options);
 }
 

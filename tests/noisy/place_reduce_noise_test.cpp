@@ -47,13 +47,34 @@ TEST_CASE("every strategy: legal, one result type, consistent fields; lazy and i
       CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
       CHECK(r.best_bound == doctest::Approx(best.count));
       CHECK(r.gap == 0.0);
-      if (s == PlacementStrategy::lazy) continue;
       CHECK(e.total == best.total);  // the second objective: least total noise among the fewest
       CHECK(r.statistics.tie_break_optimal);
     }
     ++compared;
   }
   CHECK(compared > 40);
+}
+
+TEST_CASE("lazy without the program's frontier DP: the cut loop proves the count, the bounded DP breaks the tie") {
+  int compared = 0;
+  for (std::uint32_t seed = 100; seed <= 160; ++seed) {
+    const Dag g = noisy_test::random_program(seed, 6 + seed % 9, 0.35);
+    const auto best = noisy_test::brute_force(g);
+    if (best.count <= 0) continue;
+    CAPTURE(seed);
+    PlacementOptions o;
+    o.lazy.program_frontier_states = 0;
+    const auto r = place_reduce_noise(g, {}, o);
+    REQUIRE(r.status == PlacementStatus::optimal);
+    CHECK_FALSE(r.statistics.frontier_exact);
+    CHECK(r.statistics.tie_break_optimal);
+    const auto e = noisy_test::evaluate(g, placement_mask(g, r.reduce_after));
+    CHECK(e.legal);
+    CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
+    CHECK(e.total == best.total);
+    ++compared;
+  }
+  CHECK(compared > 30);
 }
 
 TEST_CASE("the greedy strategy is the baseline: greedy's placement, feasible unless it inserts nothing") {

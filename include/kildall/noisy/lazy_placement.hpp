@@ -54,6 +54,7 @@
 #include <kildall/lp/model.hpp>
 #include <kildall/noisy/compact_program.hpp>
 #include <kildall/noisy/cover_cuts.hpp>
+#include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/hitting_set.hpp>
 #include <kildall/noisy/local_search.hpp>
@@ -190,7 +191,24 @@ template <NoisyProgram G>
   bool master_optimal = false;  // the master's last solve was exact
   std::string why;
   std::vector<std::uint64_t> noise(n, 0);
-  for (std::size_t round = 0;; ++round) {
+  // 0. A narrow frontier: the exact DP over the program proves both levels at once.
+  bool frontier_done = false;
+  if (compact.acyclic() && tuning.program_frontier_states > 0 && out.greedy_count > 0) {
+    FrontierPlacementOptions exact_options;
+    exact_options.max_states = tuning.program_frontier_states;
+    exact_options.max_reductions = out.greedy_count;
+    exact_options.deadline = deadline;
+    if (auto exact = frontier_placement(compact, parameters, exact_options)) {
+      out.statistics.frontier_states = exact->widest_layer;
+      if (is_legal(analysis_of(exact->reduced))) {
+        incumbent = std::move(exact->reduced);
+        bound = static_cast<double>(count_of(incumbent));
+        proven = frontier_done = out.statistics.frontier_exact = out.statistics.tie_break_optimal = true;
+        why = "the program's frontier dynamic program (exact for both levels)";
+      }
+    }
+  }
+  for (std::size_t round = 0; !frontier_done; ++round) {
     if (count_of(incumbent) == 0 || bound >= static_cast<double>(count_of(incumbent)) - 1e-9) {
       proven = true;
       why = count_of(incumbent) == 0 ? "no reduction needed" : "the lower bound meets the incumbent";
@@ -276,6 +294,24 @@ template <NoisyProgram G>
   out.statistics.cuts = master.sets();
   out.statistics.fixed = master.fixed_count();
   out.statistics.binaries = master.elements_in_sets();
+  // 5. The second level: among the proven fewest, the least total noise, by
+  // the frontier DP bounded by that count.
+  if (proven && !frontier_done) {
+    const std::size_t fewest = count_of(incumbent);
+    out.statistics.tie_break_optimal = fewest == 0;
+    if (fewest > 0 && options.prefer_early && compact.acyclic() && tuning.tie_break_states > 0) {
+      FrontierPlacementOptions tie_options;
+      tie_options.max_states = tuning.tie_break_states;
+      tie_options.max_reductions = fewest;
+      tie_options.deadline = deadline;
+      auto tie = frontier_placement(compact, parameters, tie_options);
+      if (tie && tie->count == fewest && is_legal(analysis_of(tie->reduced))) {
+        incumbent = std::move(tie->reduced);
+        out.statistics.tie_break_optimal = true;
+        out.statistics.frontier_states = tie->widest_layer;
+      }
+    }
+  }
   // The result: verified once more.
   if (!is_legal(analysis_of(incumbent))) {
     throw PlacementError(0, NoisyOp::plain, "internal error: the incumbent placement is not legal");

@@ -121,6 +121,12 @@ struct LazyTuning {
   bool two_cuts_per_violation = false;
   /// The master's hitting-set solver (decomposition, enumeration, frontier DP).
   HittingSetOptions master;
+  /// Largest layer of the program's frontier dynamic program (`frontier_placement.hpp`),
+  /// tried first on acyclic programs (0: never).
+  std::size_t program_frontier_states = 1u << 12;
+  /// Largest layer of the frontier DP that breaks the tie among placements
+  /// with the proven fewest reductions (`prefer_early`; 0: never).
+  std::size_t tie_break_states = 1u << 16;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).
@@ -177,6 +183,8 @@ struct PlacementStatistics {
   std::size_t largest_part = 0;      ///< Ops of its largest part (lazy).
   std::size_t mip_solves = 0;        ///< GLPK solves.
   std::size_t dp_solves = 0;         ///< Master parts solved by the hitting-set frontier DP (lazy).
+  std::size_t frontier_states = 0;   ///< Largest layer of the program's frontier DP (0: not run).
+  bool frontier_exact = false;       ///< The program's frontier DP finished (both levels exact).
   std::uint64_t total_noise = 0;     ///< The second objective of the returned placement.
   bool tie_break_optimal = false;    ///< The total noise is proven least among the fewest reductions.
   double seconds_first_legal = 0.0;  ///< Time to the first legal placement.
