@@ -99,3 +99,16 @@ TEST_CASE("the ilp with no time falls back to greedy and says so") {
   CHECK(r.reduce_after == place_reduce_noise_greedy(g));
   CHECK_FALSE(r.message.empty());
 }
+
+TEST_CASE("docs/noisy.md: the entry point's snippet (verbatim), on the article's branching program") {
+  Dag program;
+  const auto m = noisy_test::article_branching(program);
+  kildall::noisy::PlacementOptions options;         // strategy lazy, 60 s, prefer_early
+  const auto r = kildall::noisy::place_reduce_noise(program, {}, options);
+  // r.reduce_after: the ops after which a reduce_noise goes (legal, verified)
+  // r.status: optimal / feasible (time limit: r.best_bound, r.gap) / fallback (ilp only)
+  // r.greedy_count, r.statistics (total_noise, tie_break_optimal, cuts, rounds, ...)
+  CHECK(r.reduce_after == std::vector<std::size_t>{m});
+  CHECK(r.status == PlacementStatus::optimal);
+  CHECK(r.greedy_count == 2);
+}

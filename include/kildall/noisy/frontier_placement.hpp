@@ -14,10 +14,12 @@
 /// (+1 reduction, noise `initial`); a state whose op exceeds the maximum dies.
 /// States with the same frontier noise are merged keeping the
 /// lexicographically least (reductions, total noise): the future of a state
-/// depends on its frontier only, so the merge is exact. Time and memory are
-/// linear in the program's size times the widest layer; the widest layer is
-/// bounded by the noise levels to the power of the frontier's width, small
-/// when ops read recent values (the window 8).
+/// depends on its frontier only, so the merge is exact. Time is linear in the
+/// program's size times the widest layer (twice: the placement is rebuilt
+/// from checkpoints every sqrt(layers) layers, so memory stays at
+/// O(sqrt(layers) x widest layer) instead of a back pointer per state); the
+/// widest layer is bounded by the noise levels to the power of the
+/// frontier's width, small when ops read recent values (the window 8).
 ///
 /// The rules are `noise_rule`'s (via `fold_noise`); the result is a mask
 /// over vertices. Callers verify it with the noise analysis.
@@ -39,8 +41,6 @@ namespace kildall::noisy {
 struct FrontierPlacementOptions {
   /// Most states in one layer; beyond it the DP gives up (nullopt).
   std::size_t max_states = 1u << 12;
-  /// Most states stored over all layers (the back pointers, 4 bytes each).
-  std::size_t max_stored = std::size_t{1} << 26;
   /// States with more reductions than this are dropped (e.g. a proven
   /// optimum, to break its ties only).
   std::size_t max_reductions = std::numeric_limits<std::size_t>::max();
@@ -127,20 +127,17 @@ namespace detail {
   }
 
   struct Layer {
-    std::vector<std::uint16_t> keys;  // stride values per state
-    std::vector<std::uint32_t> count;
-    std::vector<std::uint64_t> total;
+    std::vector<std::uint16_t> keys;    // stride values per state
+    std::vector<std::uint32_t> count;   // reductions so far
+    std::vector<std::uint64_t> total;   // total noise so far
     std::vector<std::uint32_t> parent;  // index in the previous layer; top bit: reduced
   };
   constexpr std::uint32_t taken = std::uint32_t{1} << 31;
-  Layer current;
-  current.keys.assign(stride, 0);
-  current.count.push_back(0);
-  current.total.push_back(0);
-  current.parent.push_back(0);
-  std::vector<std::vector<std::uint32_t>> parents;  // per layer: the back pointers
-  std::vector<std::uint32_t> layer_vertex;
-  std::size_t stored = 1, widest = 1;
+  constexpr std::uint32_t empty = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> layer_position;  // per layer: the position (in `order`) of its op
+  for (std::uint32_t k = 0; k < n; ++k)
+    if (tracked[order[k]]) layer_position.push_back(k);
+  const std::size_t layers = layer_position.size();
   // Open-addressing hash of the next layer's keys.
   std::vector<std::uint32_t> table;
   const auto hash_of = [stride](const std::uint16_t* key) {
@@ -150,24 +147,23 @@ namespace detail {
   };
   std::vector<std::uint64_t> in;
   std::vector<std::uint16_t> key(stride, 0);
-  for (std::uint32_t k = 0; k < n; ++k) {
+  // One layer: the op at position k from the states of `current`.
+  const auto step = [&](const Layer& current, std::uint32_t k, Layer& next) {
     const std::uint32_t v = order[k];
-    if (!tracked[v]) continue;
-    if (layer_vertex.size() % 64 == 0 && std::chrono::steady_clock::now() >= options.deadline) return std::nullopt;
     const NoisyOp kind = program.kind[v];
     const bool reducible = is_reducible(kind), checked = is_checked(kind);
     const bool keep = read[v];
-    Layer next;
+    next = Layer{};
     const std::size_t states = current.count.size();
     std::size_t capacity = 16;
     while (capacity < 4 * states) capacity <<= 1;
-    table.assign(capacity, std::numeric_limits<std::uint32_t>::max());
+    table.assign(capacity, empty);
     const auto offer = [&](std::uint32_t count, std::uint64_t total, std::uint32_t parent) {
       if (count > options.max_reductions) return;
       std::size_t at = hash_of(key.data()) & (capacity - 1);
       while (true) {
         const std::uint32_t e = table[at];
-        if (e == std::numeric_limits<std::uint32_t>::max()) {
+        if (e == empty) {
           table[at] = static_cast<std::uint32_t>(next.count.size());
           next.keys.insert(next.keys.end(), key.begin(), key.end());
           next.count.push_back(count);
@@ -202,35 +198,63 @@ namespace detail {
       if (own <= cap) place(own, 0, 0);
       if (reducible && own > parameters.initial) place(parameters.initial, 1, taken);
     }
+  };
+  // Forward: only the current layer is kept, and a checkpoint every `segment`
+  // layers (memory: the checkpoints plus one segment's back pointers).
+  std::size_t segment = 64;
+  while (segment * segment < layers) segment <<= 1;
+  Layer root;
+  root.keys.assign(stride, 0);
+  root.count.push_back(0);
+  root.total.push_back(0);
+  root.parent.push_back(0);
+  std::vector<Layer> checkpoints{root};  // layer 0, segment, 2 * segment, ...
+  Layer current = root, next;
+  std::size_t widest = 1;
+  for (std::size_t i = 0; i < layers; ++i) {
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= options.deadline) return std::nullopt;
+    step(current, layer_position[i], next);
     if (next.count.empty()) return std::nullopt;  // no legal placement
     widest = std::max(widest, next.count.size());
-    stored += next.count.size();
-    if (next.count.size() > options.max_states || stored > options.max_stored) return std::nullopt;
-    parents.push_back(std::move(current.parent));
-    layer_vertex.push_back(v);
-    current = std::move(next);
+    if (next.count.size() > options.max_states) return std::nullopt;
+    std::swap(current, next);
+    if ((i + 1) % segment == 0 && i + 1 < layers) {
+      checkpoints.push_back(current);
+      checkpoints.back().parent.clear();
+    }
   }
   // The last layer: every frontier is empty, one state (or none tracked at all).
-  std::uint32_t best = 0;
+  std::uint32_t at = 0;
   for (std::uint32_t s = 1; s < current.count.size(); ++s)
-    if (current.count[s] < current.count[best] ||
-        (current.count[s] == current.count[best] && current.total[s] < current.total[best]))
-      best = s;
+    if (current.count[s] < current.count[at] || (current.count[s] == current.count[at] && current.total[s] < current.total[at]))
+      at = s;
   FrontierPlacement out;
   out.reduced.assign(n, false);
-  out.count = current.count[best];
-  out.total_noise = current.total[best];
+  out.count = current.count[at];
+  out.total_noise = current.total[at];
   out.widest_layer = widest;
   out.frontier_width = width;
-  std::uint32_t at = best;
-  std::vector<std::uint32_t>* pointers = &current.parent;
-  for (std::size_t layer = layer_vertex.size(); layer > 0; --layer) {
-    const std::uint32_t p = (*pointers)[at];
-    if ((p & taken) != 0) out.reduced[layer_vertex[layer - 1]] = true;
-    at = p & ~taken;
-    pointers = &parents[layer - 1];
+  // Backward, a segment at a time: the segment's layers again from its
+  // checkpoint (the same states in the same order), then its back pointers.
+  std::vector<std::vector<std::uint32_t>> pointers;
+  for (std::size_t c = checkpoints.size(); c > 0; --c) {
+    const std::size_t first = (c - 1) * segment, last = std::min(layers, c * segment);
+    pointers.clear();
+    Layer layer = checkpoints[c - 1];
+    for (std::size_t i = first; i < last; ++i) {
+      step(layer, layer_position[i], next);
+      pointers.push_back(std::move(next.parent));
+      next.parent.clear();
+      std::swap(layer, next);
+    }
+    for (std::size_t i = last; i > first; --i) {
+      const std::uint32_t p = pointers[i - 1 - first][at];
+      if ((p & taken) != 0) out.reduced[order[layer_position[i - 1]]] = true;
+      at = p & ~taken;
+    }
   }
   return out;
 }
+
 
 }  // namespace kildall::noisy
