@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -61,12 +62,9 @@ enum class PlacementStrategy : std::uint8_t {
 
 /// The strategy's name ("lazy", "ilp", "greedy").
 [[nodiscard]] constexpr const char* to_string(PlacementStrategy strategy) noexcept {
-  switch (strategy) {
-    case PlacementStrategy::lazy: return "lazy";
-    case PlacementStrategy::ilp: return "ilp";
-    case PlacementStrategy::greedy: return "greedy";
-  }
-  return "?";
+  constexpr const char* names[] = {"lazy", "ilp", "greedy"};
+  const auto i = static_cast<std::size_t>(strategy);
+  return i < std::size(names) ? names[i] : "?";
 }
 
 /// How a placement search ended.
@@ -78,12 +76,9 @@ enum class PlacementStatus : std::uint8_t {
 
 /// "optimal", "feasible" or "fallback".
 [[nodiscard]] constexpr const char* to_string(PlacementStatus status) noexcept {
-  switch (status) {
-    case PlacementStatus::optimal: return "optimal";
-    case PlacementStatus::feasible: return "feasible";
-    case PlacementStatus::fallback: return "fallback";
-  }
-  return "?";
+  constexpr const char* names[] = {"optimal", "feasible", "fallback"};
+  const auto i = static_cast<std::size_t>(status);
+  return i < std::size(names) ? names[i] : "?";
 }
 
 /// One progress report of `place_reduce_noise` (lazy: after a round; ilp:
