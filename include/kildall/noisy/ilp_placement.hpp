@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// Optimal `reduce_noise` placement by integer linear programming: the
-/// article's model, written with kildall's LP builder and solved with GLPK.
+/// The `ilp` strategy of `place_reduce_noise`: optimal `reduce_noise`
+/// placement by integer linear programming, the article's model, written with
+/// kildall's LP builder and solved with GLPK.
 ///
 /// Model (one per program):
 ///   - a binary `reduce_v` per reducible op `v` (add/sub/mul): a reduce_noise

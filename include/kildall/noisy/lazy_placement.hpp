@@ -1,36 +1,43 @@
 #pragma once
 /// \file
-/// Optimal `reduce_noise` placement at scale: a lazy-constraint
-/// (combinatorial Benders) method whose separation oracle is kildall's noise
-/// analysis, with GLPK solving small set-covering models.
+/// The `lazy` strategy of `place_reduce_noise` (the default): optimal
+/// `reduce_noise` placement at scale by a lazy-constraint (combinatorial
+/// Benders; Hooker and Ottosson 2003, "Logic-based Benders decomposition")
+/// method whose separation oracle is kildall's noise analysis, with the
+/// hitting-set master of `hitting_set.hpp` (GLPK for its hard parts).
 ///
 /// Instead of the article's model (a noise variable and big-M rows per op),
 /// the master problem only has a binary per reducible op and cover cuts
 /// (`cover_cuts.hpp`): "at least one op of S is reduced", each certified to
-/// hold for every legal placement. The loop:
+/// hold for every legal placement. The steps:
+///   0. on an acyclic program, the exact frontier DP (`frontier_placement.hpp`);
+///      if its layers stay within `LazyTuning::program_frontier_states`, its
+///      placement is optimal for both objective levels and nothing else runs;
 ///   1. greedy placement, improved by `drop_redundant_reductions`: the first
 ///      legal placement (the incumbent), in milliseconds;
 ///   2. the noise analysis of the master's placement `R` (at first: none);
 ///      every violation gives a certified cut from its critical cone; the
 ///      placement repaired and pruned (`local_search.hpp`) may improve the
 ///      incumbent;
-///   3. the master: minimum number of reductions hitting every cut. Ops with a
-///      one-op cut are fixed; the remaining cuts split into independent parts
-///      (connected components of ops sharing cuts), each solved on its own
-///      (tiny ones by enumeration, the rest by GLPK within the time left) and
-///      cached until a new cut touches it;
+///   3. the master: minimum number of reductions hitting every cut
+///      (`HittingSetSolver`: one-op cuts fixed, independent parts, enumeration,
+///      the cut-frontier DP, GLPK within the time left), parts cached until a
+///      new cut touches them;
 ///   4. the master's optimum is a lower bound of the true optimum (every legal
 ///      placement satisfies every cut); if it reaches the incumbent's count,
 ///      or the master's placement is legal, the placement is proven optimal.
-///      Else back to 2.
-/// "optimal" is reported only in those two proven cases; when the time limit
-/// (honoured up to one GLPK call's granularity) or the round limit hits, the
-/// result is the incumbent with the best bound and its relative gap. Every
-/// returned placement has been verified by the noise analysis.
+///      Else back to 2;
+///   5. with the count proven (and `prefer_early`), the frontier DP bounded by
+///      that count picks the least total noise (`LazyTuning::tie_break_states`).
+/// "optimal" is reported only when proven; when the time limit (honoured up
+/// to one GLPK call's granularity) or the round limit hits, the result is the
+/// incumbent with the best bound and its relative gap. Every returned
+/// placement has been verified by the noise analysis.
 ///
-/// Works on any `NoisyProgram`; the local search needs an acyclic def-use
-/// graph (with loops the incumbent is the greedy placement and the repaired
-/// master placements are skipped). Needs the `kildall::glpk` (GPL) target.
+/// Works on any `NoisyProgram`; the local search and the frontier DP need an
+/// acyclic def-use graph (with loops the incumbent is the greedy placement and
+/// the repaired master placements are skipped). Needs the `kildall::glpk`
+/// (GPL) target.
 
 #include <algorithm>
 #include <array>
@@ -197,7 +204,11 @@ template <NoisyProgram G>
     FrontierPlacementOptions exact_options;
     exact_options.max_states = tuning.program_frontier_states;
     exact_options.max_reductions = out.greedy_count;
-    exact_options.deadline = deadline;
+    // At most half the time limit: when it overflows late, the cut loop still has time.
+    exact_options.deadline =
+        limited ? start + std::chrono::duration_cast<clock::duration>(
+                              std::chrono::duration<double>(0.5 * std::max(0.0, options.time_limit_seconds)))
+                : deadline;
     if (auto exact = frontier_placement(compact, parameters, exact_options)) {
       out.statistics.frontier_states = exact->widest_layer;
       if (is_legal(analysis_of(exact->reduced))) {

@@ -117,7 +117,7 @@ struct LazyTuning {
   /// The master's hitting-set solver (decomposition, enumeration, frontier DP).
   HittingSetOptions master;
   /// Largest layer of the program's frontier dynamic program (`frontier_placement.hpp`),
-  /// tried first on acyclic programs (0: never).
+  /// tried first on acyclic programs, for at most half the time limit (0: never).
   std::size_t program_frontier_states = 1u << 16;
   /// Largest layer of the frontier DP that breaks the tie among placements
   /// with the proven fewest reductions (`prefer_early`; 0: never).
