@@ -53,7 +53,7 @@ TEST_CASE("the article's branching program: one reduction, right after the mul")
   CHECK(r->reduced[m]);
 }
 
-TEST_CASE("limits: a cycle, too few states, a count bound below the optimum, a past deadline") {
+TEST_CASE("limits: a cycle, too few states, too wide a frontier, a count bound below the optimum, a past deadline") {
   Dag loop;
   (void)noisy_test::feedback_loop(loop);
   CHECK_FALSE(frontier_placement(compact_program(loop), {}).has_value());
@@ -63,6 +63,9 @@ TEST_CASE("limits: a cycle, too few states, a count bound below the optimum, a p
   FrontierPlacementOptions tight;
   tight.max_states = 1;
   CHECK_FALSE(frontier_placement(compact_program(g), {}, tight).has_value());
+  FrontierPlacementOptions narrow;
+  narrow.max_width = 0;
+  CHECK_FALSE(frontier_placement(compact_program(g), {}, narrow).has_value());
   FrontierPlacementOptions below;
   below.max_reductions = static_cast<std::size_t>(best.count - 1);
   CHECK_FALSE(frontier_placement(compact_program(g), {}, below).has_value());

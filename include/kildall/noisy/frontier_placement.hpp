@@ -41,6 +41,10 @@ namespace kildall::noisy {
 struct FrontierPlacementOptions {
   /// Most states in one layer; beyond it the DP gives up (nullopt).
   std::size_t max_states = 1u << 12;
+  /// Most values on the frontier at once; a wider program is refused at once
+  /// (nullopt), before any layer (its layers would overflow `max_states`
+  /// anyway: on the random programs 11 values give 42,800 states).
+  std::size_t max_width = 14;
   /// States with more reductions than this are dropped (e.g. a proven
   /// optimum, to break its ties only).
   std::size_t max_reductions = std::numeric_limits<std::size_t>::max();
@@ -125,6 +129,7 @@ namespace detail {
     }
     stride = std::max<std::size_t>(used, 1);
   }
+  if (width > options.max_width) return std::nullopt;
 
   struct Layer {
     std::vector<std::uint16_t> keys;    // stride values per state
