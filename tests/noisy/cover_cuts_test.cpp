@@ -1,3 +1,4 @@
+// Certified cover cuts; oracle: every legal placement enumerated with the independent evaluator must hit every cut.
 #include <doctest/doctest.h>
 
 #include <cstdint>

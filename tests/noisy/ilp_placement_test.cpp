@@ -1,3 +1,4 @@
+// The ilp strategy (the article's model, lexicographic, GLPK); oracle: brute force over all placements with the independent evaluator (count and total noise), the article's own weighted model.
 #include <doctest/doctest.h>
 
 #include <cstdint>

@@ -1,3 +1,4 @@
+// The kildall-opt noisy plugin (flags, passes, summary, the tutorial's five tests); oracles: brute force over IR placements with the CFG analysis, the interpreter, glpsol on the emitted LP.
 #include <doctest/doctest.h>
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// The lazy strategy (cover-cut loop, hitting-set master, GLPK parts); oracles: brute force / exhaustive search over placements with the independent evaluator, the article's model solved by GLPK.
 #include <doctest/doctest.h>
 
 #include <cmath>

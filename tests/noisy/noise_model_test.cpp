@@ -1,3 +1,4 @@
+// The noise model's rule table and transfers; oracle: the model's definition written out independently, exhaustive small intervals.
 #include <doctest/doctest.h>
 
 #include <array>

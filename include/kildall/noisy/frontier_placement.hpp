@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <kildall/noisy/compact_program.hpp>
@@ -63,16 +64,68 @@ struct FrontierPlacement {
 
 namespace detail {
 
-// The order of the layers: vertex order when it is topological (programs built
-// operands first keep their locality), else the program's topological order.
+// Most values (whose noise depends on the placement) defined and still to be
+// read at once when the ops are taken in `order`.
+[[nodiscard]] inline std::size_t frontier_width_of(const CompactNoisyProgram& p, const std::vector<std::uint32_t>& order) {
+  const std::size_t n = p.size();
+  std::vector<std::uint32_t> position(n, 0), last(n, 0);
+  for (std::uint32_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+  std::vector<int> delta(n + 1, 0);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (!depends_on_operands(p.kind[v])) continue;
+    for (const std::uint32_t o : p.operands(v))
+      if (depends_on_operands(p.kind[o]) && !p.operands(o).empty()) last[o] = std::max(last[o], position[v]);
+  }
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (last[v] > position[v]) {
+      ++delta[position[v]];
+      --delta[last[v]];
+    }
+  int live = 0, widest = 0;
+  for (const int d : delta) widest = std::max(widest, live += d);
+  return static_cast<std::size_t>(widest);
+}
+
+// The order of the layers, the narrower of two topological orders: vertex
+// order if it is topological (else Kahn's), and a depth-first post-order from
+// the values nobody reads, operands in operand order, which computes each
+// value right before its first reader (Sethi and Ullman 1970: chains and
+// trees keep a frontier of a few values).
 [[nodiscard]] inline std::vector<std::uint32_t> frontier_order(const CompactNoisyProgram& p) {
+  const std::size_t n = p.size();
   bool vertex_order = true;
-  for (std::uint32_t v = 0; v < p.size() && vertex_order; ++v)
+  for (std::uint32_t v = 0; v < n && vertex_order; ++v)
     for (const std::uint32_t o : p.operands(v)) vertex_order = vertex_order && o < v;
-  if (!vertex_order) return p.topological;
-  std::vector<std::uint32_t> order(p.size());
-  for (std::uint32_t v = 0; v < p.size(); ++v) order[v] = v;
-  return order;
+  std::vector<std::uint32_t> first = p.topological;
+  if (vertex_order)
+    for (std::uint32_t v = 0; v < n; ++v) first[v] = v;
+  std::vector<std::uint32_t> post;
+  post.reserve(n);
+  std::vector<bool> done(n, false);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // (vertex, next operand)
+  const auto visit = [&](std::uint32_t root) {
+    if (done[root]) return;
+    done[root] = true;
+    stack.emplace_back(root, 0);
+    while (!stack.empty()) {
+      auto& [v, next] = stack.back();
+      const auto ops = p.operands(v);
+      if (next < ops.size()) {
+        const std::uint32_t o = ops[next++];
+        if (!done[o]) {
+          done[o] = true;
+          stack.emplace_back(o, 0);
+        }
+        continue;
+      }
+      post.push_back(v);
+      stack.pop_back();
+    }
+  };
+  for (const std::uint32_t v : first)
+    if (p.users(v).empty()) visit(v);
+  for (const std::uint32_t v : first) visit(v);  // (every vertex of a DAG reaches a sink; kept for safety)
+  return frontier_width_of(p, post) < frontier_width_of(p, first) ? post : first;
 }
 
 }  // namespace detail
