@@ -94,3 +94,22 @@ TEST_CASE("a program whose vertex order is not topological is laid out in the to
   CHECK(r->count == 1);
   CHECK(r->reduced[m]);
 }
+
+TEST_CASE("a dot product written products first is laid out depth-first: a narrow frontier, the brute force's optimum") {
+  Dag g;
+  const auto a = add(g, NoisyOp::encode);
+  const auto b = add(g, NoisyOp::encode);
+  std::vector<std::size_t> products;
+  for (int i = 0; i < 6; ++i) products.push_back(add(g, NoisyOp::mul, {a, b}));  // all live at once in vertex order
+  std::size_t acc = products.front();
+  for (std::size_t i = 1; i < products.size(); ++i) acc = add(g, NoisyOp::add, {acc, products[i]});
+  add(g, NoisyOp::decode, {acc});
+  const auto best = noisy_test::brute_force(g);
+  REQUIRE(best.count > 0);
+  const auto r = frontier_placement(compact_program(g), {});
+  REQUIRE(r.has_value());
+  CHECK(r->frontier_width <= 3);  // the accumulator, a product, their sum; vertex order holds all 6 products
+  CHECK(static_cast<int>(r->count) == best.count);
+  CHECK(r->total_noise == best.total);
+  CHECK(noisy_test::evaluate(g, r->reduced).legal);
+}
