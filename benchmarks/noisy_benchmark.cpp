@@ -13,6 +13,7 @@
 
 #include <kildall/noisy.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
 
 namespace {
 
@@ -76,15 +77,16 @@ BENCHMARK(BM_GreedyPlacement)->Arg(1'000)->Arg(100'000)->Arg(1'000'000)->Unit(be
 // builder's exact max_of, 1 = the upper-bound encoding of max.
 void BM_IlpPlacement(benchmark::State& state) {
   const Dag g = random_program(static_cast<std::size_t>(state.range(0)), 1);
-  kildall::noisy::IlpOptions options;
+  kildall::noisy::PlacementOptions options;
+  options.strategy = kildall::noisy::PlacementStrategy::ilp;
   options.time_limit_seconds = 60.0;
-  if (state.range(1) == 1) options.max_encoding = kildall::noisy::MaxEncoding::upper_bound;
-  kildall::noisy::IlpPlacement<std::size_t> r;
-  for (auto _ : state) r = kildall::noisy::place_reduce_noise_ilp(g, {}, options);
+  if (state.range(1) == 1) options.ilp.max_encoding = kildall::noisy::MaxEncoding::upper_bound;
+  kildall::noisy::PlacementResult<std::size_t> r;
+  for (auto _ : state) r = kildall::noisy::place_reduce_noise(g, {}, options);
   state.counters["inserted"] = static_cast<double>(r.reduce_after.size());
   state.counters["greedy"] = static_cast<double>(r.greedy_count);
-  state.counters["optimal"] = r.outcome == kildall::noisy::IlpOutcome::optimal ? 1.0 : 0.0;
-  state.counters["binaries"] = static_cast<double>(r.binaries);
+  state.counters["optimal"] = r.status == kildall::noisy::PlacementStatus::optimal ? 1.0 : 0.0;
+  state.counters["binaries"] = static_cast<double>(r.statistics.binaries);
 }
 BENCHMARK(BM_IlpPlacement)
     ->ArgsProduct({{25, 50, 100, 200}, {0, 1}})

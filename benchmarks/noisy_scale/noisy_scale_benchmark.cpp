@@ -1,11 +1,16 @@
-// Optimal reduce_noise placement at scale (issue 7): the lazy-cut optimizer
-// (`kildall/noisy/lazy_placement.hpp`) on the issue's workloads
-// (`workloads.hpp`): random DAGs of 30 to 10,000 ops and structured kernels
-// at about 1,000 and 10,000 ops, with a 60 s limit, one run each.
+// Optimal reduce_noise placement at scale (issues 7 and 18): the default of
+// `place_reduce_noise` (the lazy strategy: the program's frontier DP, else
+// lazy cover cuts; `kildall/noisy/place_reduce_noise.hpp`) on the issues'
+// workloads (`workloads.hpp`): random DAGs of 30 to 10,000 ops and structured
+// kernels at about 1,000 and 10,000 ops, and issue 18's shapes (random DAGs
+// of 100,000 ops with window 8, 10,000 and 30,000 ops with window 32 and 64),
+// with a 60 s limit, one run each.
 //
 // Counters: ops (add/sub/mul), binaries and rows of the master (ops in a cut,
 // cuts), first_legal_s (greedy, pruned), optimal_s (time of the proof, -1 if
-// none), gap (certified, relative), bound, inserted, greedy, rounds, parts.
+// none), gap (certified, relative), bound, inserted, greedy, rounds, parts,
+// frontier_exact (1: the frontier DP proved both levels), widest (its widest
+// layer), tie_break (1: the second level is proven).
 //
 //   noisy_scale_benchmark [--emit-lp=DIR] [benchmark flags]
 // --emit-lp=DIR also writes each program's article formulation (the model of
@@ -19,12 +24,13 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kildall/lp/lp_format.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
-#include <kildall/noisy/lazy_placement.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
 
 #include "workloads.hpp"
 
@@ -42,10 +48,9 @@ void emit_article_lp(const noisy_scale::Program& g, const std::string& name) {
 }
 
 void run(benchmark::State& state, const noisy_scale::Program& g) {
-  kildall::noisy::LazyPlacementOptions options;
-  options.time_limit_seconds = 60.0;
-  kildall::noisy::LazyPlacement<std::size_t> r;
-  for (auto _ : state) r = kildall::noisy::place_reduce_noise_lazy(g, {}, options);
+  kildall::noisy::PlacementOptions options;  // the default strategy (lazy), 60 s
+  kildall::noisy::PlacementResult<std::size_t> r;
+  for (auto _ : state) r = kildall::noisy::place_reduce_noise(g, {}, options);
   const auto& s = r.statistics;
   state.counters["ops"] = static_cast<double>(s.reducible_ops);
   state.counters["binaries"] = static_cast<double>(s.binaries);
@@ -59,6 +64,9 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["rounds"] = static_cast<double>(s.rounds);
   state.counters["parts"] = static_cast<double>(s.parts);
   state.counters["glpk_s"] = s.seconds_in_glpk;
+  state.counters["frontier_exact"] = s.frontier_exact ? 1.0 : 0.0;
+  state.counters["widest"] = static_cast<double>(s.frontier_states);
+  state.counters["tie_break"] = s.tie_break_optimal ? 1.0 : 0.0;
 }
 
 void register_all() {
@@ -67,6 +75,16 @@ void register_all() {
     benchmark::RegisterBenchmark(("BM_Lazy/" + name).c_str(), [ops, name](benchmark::State& state) {
       const auto g = noisy_scale::random_dag(ops, 1);
       emit_article_lp(g, "random_dag_" + std::to_string(ops));
+      run(state, g);
+    })->Iterations(1)->Unit(benchmark::kMillisecond);
+  }
+  // Issue 18's shapes: (ops, window).
+  for (const auto& [ops, window] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {100'000, 8}, {10'000, 32}, {10'000, 64}, {30'000, 32}, {30'000, 64}}) {
+    const std::string name = "random_dag/" + std::to_string(ops) + "/w" + std::to_string(window);
+    benchmark::RegisterBenchmark(("BM_Lazy/" + name).c_str(), [ops, window](benchmark::State& state) {
+      const auto g = noisy_scale::random_dag(ops, 1, window);
+      emit_article_lp(g, "random_dag_" + std::to_string(ops) + "_w" + std::to_string(window));
       run(state, g);
     })->Iterations(1)->Unit(benchmark::kMillisecond);
   }

@@ -82,9 +82,9 @@ class Builder {
 };
 
 /// The random DAG: about one encode per 20 ops, each op takes two
-/// operands among the 8 most recent values, 30% mul / 50% add / 20% sub;
-/// every unused value is decoded. `ops` add/sub/mul ops.
-inline Program random_dag(std::size_t ops, std::uint32_t seed) {
+/// operands among the `window` most recent values (8 by default), 30% mul /
+/// 50% add / 20% sub; every unused value is decoded. `ops` add/sub/mul ops.
+inline Program random_dag(std::size_t ops, std::uint32_t seed, std::size_t window_size = 8) {
   std::mt19937 rng(seed);
   Builder b;
   std::vector<std::size_t> recent{b.encode(), b.encode()};
@@ -93,7 +93,7 @@ inline Program random_dag(std::size_t ops, std::uint32_t seed) {
       recent.push_back(b.encode());
       continue;
     }
-    const std::size_t window = std::min<std::size_t>(recent.size(), 8);
+    const std::size_t window = std::min<std::size_t>(recent.size(), window_size);
     const std::size_t x = recent[recent.size() - 1 - rng() % window];
     const std::size_t y = recent[recent.size() - 1 - rng() % window];
     const unsigned r = rng() % 10;

@@ -4,13 +4,17 @@
 /// instantiation): the model and its transfer functions, the `NoisyProgram`
 /// concept, the noise analysis, verification, the greedy placement, the
 /// rewrite, the reference-IR dialect adapter, and the GLPK-free parts of the
-/// optimizer at scale (cover cuts, local search). The optimal placements
-/// (`kildall/noisy/ilp_placement.hpp`, the article's model, and
-/// `kildall/noisy/lazy_placement.hpp`, lazy cover cuts at scale) need GLPK
-/// (GPL) and are not included here; neither is the kildall-opt plugin.
+/// optimizer at scale (the compact program, cover cuts, the hitting-set
+/// solver, local search). The one entry point of optimal placement
+/// (`kildall/noisy/place_reduce_noise.hpp`, with its strategies
+/// `ilp_placement.hpp` and `lazy_placement.hpp`) needs GLPK (GPL) and is not
+/// included here; neither is the kildall-opt plugin.
 
+#include <kildall/noisy/compact_program.hpp>
 #include <kildall/noisy/cover_cuts.hpp>
+#include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
+#include <kildall/noisy/hitting_set.hpp>
 #include <kildall/noisy/ir_dialect.hpp>
 #include <kildall/noisy/local_search.hpp>
 #include <kildall/noisy/noise_analysis.hpp>

@@ -34,7 +34,7 @@
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/ir_dialect.hpp>
 #if defined(KILDALL_FUZZ_WITH_GLPK)
-#include <kildall/noisy/ilp_placement.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
 #endif
 
 namespace kildall::fuzz {
@@ -147,11 +147,12 @@ inline std::string rewrite(ir::Module& module, std::span<const Pass> passes, con
               placement = noisy::place_reduce_noise_greedy(program, options.noise);
             } else {
 #if defined(KILDALL_FUZZ_WITH_GLPK)
-              noisy::IlpOptions ilp;
+              noisy::PlacementOptions ilp;
+              ilp.strategy = noisy::PlacementStrategy::ilp;
               ilp.time_limit_seconds = 20;
-              const auto result = noisy::place_reduce_noise_ilp(program, options.noise, ilp);
+              const auto result = noisy::place_reduce_noise(program, options.noise, ilp);
               placement = result.reduce_after;
-              if (result.outcome == noisy::IlpOutcome::optimal && placement.size() > result.greedy_count)
+              if (result.status == noisy::PlacementStatus::optimal && placement.size() > result.greedy_count)
                 return "@" + fn.name + ": the optimal ILP placement inserts " + std::to_string(placement.size()) +
                        " ops, the greedy one " + std::to_string(result.greedy_count);
 #else

@@ -1,9 +1,11 @@
+// Certified cover cuts; oracle: every legal placement enumerated with the independent evaluator must hit every cut.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include <kildall/noisy/compact_program.hpp>
 #include <kildall/noisy/cover_cuts.hpp>
 #include <kildall/noisy/placement.hpp>
 #include <kildall/noisy/verify.hpp>
@@ -31,45 +33,6 @@ std::vector<std::vector<bool>> legal_placements(const Dag& g) {
 }
 
 }  // namespace
-
-TEST_CASE("compact_program copies operands, users and a topological order; loops have none") {
-  const Dag g = noisy_test::random_program(7, 30);
-  const CompactNoisyProgram p = compact_program(g);
-  REQUIRE(p.size() == boost::num_vertices(g));
-  REQUIRE(p.acyclic());
-  for (std::uint32_t v = 0; v < p.size(); ++v) {
-    const auto expected = noisy_test::operands(g, v);
-    CHECK(std::vector<std::size_t>(p.operands(v).begin(), p.operands(v).end()) == expected);
-    for (const auto o : p.operands(v)) {
-      CHECK(p.position[o] < p.position[v]);
-      const auto users = p.users(o);
-      CHECK(std::find(users.begin(), users.end(), v) != users.end());
-    }
-  }
-  Dag loop;
-  const auto a = add(loop, NoisyOp::encode);
-  const auto j = add(loop, NoisyOp::join, {a});
-  const auto x = add(loop, NoisyOp::mul, {j, a});
-  boost::add_edge(x, j, loop);
-  CHECK_FALSE(compact_program(loop).acyclic());
-}
-
-TEST_CASE("fold_noise equals the interval transfer functions' upper bound") {
-  std::mt19937 rng(3);
-  const NoiseParameters p;
-  for (int trial = 0; trial < 500; ++trial) {
-    const NoisyOp kind = std::array{NoisyOp::add, NoisyOp::sub, NoisyOp::mul, NoisyOp::join}[rng() % 4];
-    std::vector<std::uint64_t> bounds(1 + rng() % 3);
-    std::vector<Interval> intervals;
-    for (auto& b : bounds) {
-      b = rng() % 40;
-      intervals.push_back(noise_interval(0, b));
-    }
-    std::vector<const Interval*> operands;
-    for (const auto& i : intervals) operands.push_back(&i);
-    CHECK(fold_noise(kind, bounds, p) == infer_noise(kind, operands, p).umax());
-  }
-}
 
 TEST_CASE("certified cuts hold for every legal placement (brute force, 120 random DAGs, 6 placements each)") {
   std::mt19937 rng(11);

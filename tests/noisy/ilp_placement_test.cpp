@@ -1,3 +1,4 @@
+// The ilp strategy (the article's model, lexicographic, GLPK); oracle: brute force over all placements with the independent evaluator (count and total noise), the article's own weighted model.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <kildall/lp/glpk.hpp>
 #include <kildall/lp/lp_format.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
 
 #include "article_programs.hpp"
 #include "noisy_test_support.hpp"
@@ -18,6 +20,14 @@ using noisy_test::add;
 using noisy_test::Dag;
 
 namespace {
+
+// The ilp strategy of the one entry point (no time limit unless `options` sets one).
+template <class G>
+PlacementResult<std::size_t> ilp(const G& g, const NoiseParameters& parameters = {}, PlacementOptions options = {}) {
+  options.strategy = PlacementStrategy::ilp;
+  if (options.time_limit_seconds == PlacementOptions{}.time_limit_seconds) options.time_limit_seconds = lp::inf;
+  return place_reduce_noise(g, parameters, options);
+}
 
 // The article's own model for a chain of adds, with its auxiliaries Z weighted
 // into the objective (Σ reduce + weight · Σ Z): the pitfall the library avoids.
@@ -53,8 +63,8 @@ int article_weighted_inserts(const Dag& g, double weight) {
 TEST_CASE("the article's branching example gets exactly one reduce_noise, right after the mul") {
   Dag g;
   const auto m = noisy_test::article_branching(g);
-  const auto r = place_reduce_noise_ilp(g);
-  CHECK(r.outcome == IlpOutcome::optimal);
+  const auto r = ilp(g);
+  CHECK(r.status == PlacementStatus::optimal);
   CHECK(r.reduce_after == std::vector<std::size_t>{m});
   CHECK(r.greedy_count == 2);
   CHECK(r.gap == 0.0);
@@ -62,20 +72,20 @@ TEST_CASE("the article's branching example gets exactly one reduce_noise, right 
 
 TEST_CASE("the chain of 14 adds needs no reduce_noise; the article's weighted objective buys 2") {
   const Dag chain = noisy_test::add_chain(14);
-  const auto r = place_reduce_noise_ilp(chain);
-  CHECK(r.outcome == IlpOutcome::optimal);
+  const auto r = ilp(chain);
+  CHECK(r.status == PlacementStatus::optimal);
   CHECK(r.reduce_after.empty());
   // The pitfall, reproduced with the article's own formulation.
   CHECK(article_weighted_inserts(chain, 0.1) == 2);
   // One more add and one reduction becomes necessary: exactly one.
-  CHECK(place_reduce_noise_ilp(noisy_test::add_chain(15)).reduce_after.size() == 1);
+  CHECK(ilp(noisy_test::add_chain(15)).reduce_after.size() == 1);
 }
 
 TEST_CASE("the level-2 tie-break reduces as early as possible") {
   // A chain of 16 adds needs one reduction, which several positions provide;
   // level 2 picks the one with the least total noise, as the brute force does.
   const Dag chain = noisy_test::add_chain(16);
-  const auto r = place_reduce_noise_ilp(chain);
+  const auto r = ilp(chain);
   const auto best = noisy_test::brute_force(chain);
   REQUIRE(best.count == 1);
   CHECK(r.reduce_after.size() == 1);
@@ -85,21 +95,21 @@ TEST_CASE("the level-2 tie-break reduces as early as possible") {
 TEST_CASE("optimal count and tie-break equal the brute force over all placements (random DAGs)") {
   int compared = 0, infeasible = 0, beats_greedy = 0;
   for (std::uint32_t seed = 1; seed <= 40; ++seed) {
-    IlpOptions options;  // every other program: the bound encoding of max, and a warm start
+    PlacementOptions options;  // every other program: the bound encoding of max, and a warm start
     if (seed % 2 == 0) {
-      options.max_encoding = MaxEncoding::upper_bound;
-      options.warm_start = true;
+      options.ilp.max_encoding = MaxEncoding::upper_bound;
+      options.ilp.warm_start = true;
     }
     const Dag g = noisy_test::random_program(seed, 4 + seed % 9);
     const auto best = noisy_test::brute_force(g);
     CAPTURE(seed);
     if (best.count < 0) {
-      CHECK_THROWS_AS((void)place_reduce_noise_ilp(g), PlacementError);
+      CHECK_THROWS_AS((void)ilp(g), PlacementError);
       ++infeasible;
       continue;
     }
-    const auto r = place_reduce_noise_ilp(g, {}, options);
-    REQUIRE(r.outcome == IlpOutcome::optimal);
+    const auto r = ilp(g, {}, options);
+    REQUIRE(r.status == PlacementStatus::optimal);
     const auto e = noisy_test::evaluate(g, placement_mask(g, r.reduce_after));
     CHECK(e.legal);
     CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
@@ -116,17 +126,17 @@ TEST_CASE("optimal count and tie-break equal the brute force over all placements
 TEST_CASE("without the tie-break level only the count is optimal") {
   Dag g;
   (void)noisy_test::article_branching(g);
-  IlpOptions options;
+  PlacementOptions options;
   options.prefer_early = false;
-  const auto r = place_reduce_noise_ilp(g, {}, options);
+  const auto r = ilp(g, {}, options);
   CHECK(r.reduce_after.size() == 1);
 }
 
 TEST_CASE("loops: a join fed back from the loop body") {
   Dag g;
   (void)noisy_test::feedback_loop(g);
-  const auto r = place_reduce_noise_ilp(g);
-  CHECK(r.outcome == IlpOutcome::optimal);
+  const auto r = ilp(g);
+  CHECK(r.status == PlacementStatus::optimal);
   CHECK(r.reduce_after.size() == 1);
   CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
 }
@@ -139,7 +149,7 @@ TEST_CASE("an infeasible maximum names the op") {
   NoiseParameters p;
   p.maximum = 20;
   try {
-    (void)place_reduce_noise_ilp(g, p);
+    (void)ilp(g, p);
     FAIL("expected a PlacementError");
   } catch (const PlacementError& e) {
     CHECK(e.vertex_index() == m);
@@ -150,10 +160,10 @@ TEST_CASE("an infeasible maximum names the op") {
 TEST_CASE("a zero time limit falls back to greedy and says why") {
   Dag g;
   (void)noisy_test::article_branching(g);
-  IlpOptions options;
+  PlacementOptions options;
   options.time_limit_seconds = 0.0;
-  const auto r = place_reduce_noise_ilp(g, {}, options);
-  CHECK(r.outcome == IlpOutcome::greedy_fallback);
+  const auto r = ilp(g, {}, options);
+  CHECK(r.status == PlacementStatus::fallback);
   CHECK(r.reduce_after.size() == 2);
   CHECK(r.message.find("time limit") != std::string::npos);
   CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());

@@ -1,3 +1,4 @@
+// The kildall-opt noisy plugin (flags, passes, summary, the tutorial's five tests); oracles: brute force over IR placements with the CFG analysis, the interpreter, glpsol on the emitted LP.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -64,6 +65,37 @@ std::size_t count(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// Options of `place_reduce_noise` with strategy `s`.
+PlacementOptions strategy(PlacementStrategy s) {
+  PlacementOptions o;
+  o.strategy = s;
+  return o;
+}
+
+// The lexicographic optimum of `fn` by brute force over every placement of
+// its reducible values (the CFG noise analysis decides legality): the fewest
+// reductions, then the least total noise of the add/sub/mul values.
+std::pair<int, std::uint64_t> brute_force_lexicographic(const IrNoisyProgram& program) {
+  const ir::Function& fn = program.function();
+  std::vector<ir::ValueId> reducible;
+  for (ir::ValueId v = 0; v < fn.values.size(); ++v)
+    if (is_reducible(program.kind(v))) reducible.push_back(v);
+  REQUIRE(reducible.size() <= 16);
+  std::pair<int, std::uint64_t> best{-1, 0};
+  for (std::uint32_t mask = 0; mask < (1u << reducible.size()); ++mask) {
+    NoiseAnalysisOptions options;
+    options.reduce_after.assign(fn.values.size(), false);
+    for (std::size_t i = 0; i < reducible.size(); ++i) options.reduce_after[reducible[i]] = (mask >> i & 1) != 0;
+    const auto analysis = analyze_ir_noise(program, {}, options);
+    if (!is_legal(analysis)) continue;
+    std::uint64_t total = 0;
+    for (const ir::ValueId v : reducible) total += analysis.noise_bound(v).value_or(0);
+    const std::pair<int, std::uint64_t> here{__builtin_popcount(mask), total};
+    if (best.first < 0 || here < best) best = here;
+  }
+  return best;
+}
+
 }  // namespace
 
 TEST_CASE("--noisy-verify on the mul chain fails with the article's message at %5") {
@@ -108,6 +140,35 @@ TEST_CASE("--noisy-reduce-noise on every example: the brute-force optimum, legal
   }
 }
 
+TEST_CASE("the tutorial's five tests: the default prints the canonical placements (the brute force's lexicographic optimum)") {
+  // The pinned text: examples/noisy/tutorial.expected.mlir (also run through
+  // kildall-opt itself by the noisy_opt_tutorial test). Each placement there
+  // is the one the tutorial's checks describe (after the mul; after the
+  // first three muls; none; for the double branching the mul and one op in
+  // each branch); here each function's placement is also the
+  // lexicographic optimum of the brute force.
+  const Run lazy = drive({"--noisy-reduce-noise"}, "tutorial.mlir");
+  REQUIRE(lazy.error.empty());
+  CHECK(lazy.output == read_example("tutorial.expected.mlir"));
+  CHECK(lazy.log.find("noisy-reduce-noise: inserted 8 reduce_noise ops (greedy: 9) in 5 functions, optimal") == 0);
+  const Run ilp = drive({"--noisy-reduce-noise=ilp"}, "tutorial.mlir");
+  CHECK(ilp.output == lazy.output);
+  ir::OpRegistry registry;
+  const IrDialect dialect = register_noisy_dialect(registry);
+  const ir::Module m = ir::parse_and_verify(read_example("tutorial.mlir"), registry, "tutorial.mlir");
+  REQUIRE(m.functions.size() == 5);
+  for (const ir::Function& fn : m.functions) {
+    CAPTURE(fn.name);
+    const IrNoisyProgram program(fn, dialect);
+    const auto best = brute_force_lexicographic(program);
+    const auto r = place_reduce_noise(program);
+    CHECK(r.status == PlacementStatus::optimal);
+    CHECK(r.statistics.tie_break_optimal);
+    CHECK(static_cast<int>(r.reduce_after.size()) == best.first);
+    CHECK(r.statistics.total_noise == best.second);
+  }
+}
+
 TEST_CASE("ILP on random IR programs: never worse than greedy, always legal") {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     const std::string text = noisy_ir_test::random_function(seed, 6 + static_cast<int>(seed % 6));
@@ -116,8 +177,8 @@ TEST_CASE("ILP on random IR programs: never worse than greedy, always legal") {
     ir::Module m = ir::parse_and_verify(text, registry);
     const IrNoisyProgram program(m.functions[0], dialect);
     try {
-      const auto r = place_reduce_noise_ilp(program);
-      CHECK(r.outcome == IlpOutcome::optimal);
+      const auto r = place_reduce_noise(program, {}, strategy(PlacementStrategy::ilp));
+      CHECK(r.status == PlacementStatus::optimal);
       CHECK(r.reduce_after.size() <= r.greedy_count);
       NoiseAnalysisOptions options;
       options.reduce_after = placement_mask(program, r.reduce_after);
@@ -137,14 +198,14 @@ TEST_CASE("the lazy optimizer (the default) on random IR programs: legal, the IL
     const IrNoisyProgram program(m.functions[0], dialect);
     CAPTURE(seed);
     try {
-      const auto r = place_reduce_noise_lazy(program);
+      const auto r = place_reduce_noise(program);
       CHECK(r.status == PlacementStatus::optimal);
       CHECK(r.reduce_after.size() <= r.greedy_count);
       NoiseAnalysisOptions options;
       options.reduce_after = placement_mask(program, r.reduce_after);
       CHECK(is_legal(analyze_ir_noise(program, {}, options)));
-      const auto exact = place_reduce_noise_ilp(program);
-      if (exact.outcome == IlpOutcome::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
+      const auto exact = place_reduce_noise(program, {}, strategy(PlacementStrategy::ilp));
+      if (exact.status == PlacementStatus::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
     } catch (const PlacementError&) {
       CHECK_THROWS_AS((void)place_reduce_noise_greedy(program), PlacementError);
     }

@@ -1,11 +1,12 @@
+// The lazy strategy (cover-cut loop, hitting-set master, GLPK parts); oracles: brute force / exhaustive search over placements with the independent evaluator, the article's model solved by GLPK.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include <kildall/noisy/ilp_placement.hpp>
 #include <kildall/noisy/lazy_placement.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
 
 #include "article_programs.hpp"
 #include "noisy_test_support.hpp"
@@ -17,10 +18,29 @@ using noisy_test::Dag;
 
 namespace {
 
+// The lazy cover-cut loop through the one entry point (the program's frontier
+// DP, tried first by default, off: these tests are about the cuts and the master).
+template <class G>
+PlacementResult<kildall::vertex_t<G>> lazy(const G& g, const NoiseParameters& parameters = {}, PlacementOptions options = {}) {
+  options.strategy = PlacementStrategy::lazy;
+  options.lazy.program_frontier_states = 0;
+  return place_reduce_noise(g, parameters, options);
+}
+
+// The article's model solved by GLPK (level 1 only), within 20 s.
+template <class G>
+PlacementResult<kildall::vertex_t<G>> article_model(const G& g) {
+  PlacementOptions options;
+  options.strategy = PlacementStrategy::ilp;
+  options.prefer_early = false;
+  options.time_limit_seconds = 20.0;
+  return place_reduce_noise(g, {}, options);
+}
+
 // Checks what every result promises: legal (independent oracle), never worse
 // than greedy, a consistent bound and gap, and "optimal" only with bound == count.
 template <class G, class V>
-void check_result(const G& g, const LazyPlacement<V>& r, const std::vector<bool>& mask, bool legal) {
+void check_result(const G& g, const PlacementResult<V>& r, const std::vector<bool>& mask, bool legal) {
   CHECK(legal);
   CHECK(r.reduce_after.size() <= r.greedy_count);
   CHECK(r.best_bound <= static_cast<double>(r.reduce_after.size()) + 1e-9);
@@ -76,7 +96,7 @@ Dag as_dag(const noisy_scale::Program& g) {
 TEST_CASE("the article's branching example: one reduce_noise, proven optimal") {
   Dag g;
   const auto m = noisy_test::article_branching(g);
-  const auto r = place_reduce_noise_lazy(g);
+  const auto r = lazy(g);
   CHECK(r.status == PlacementStatus::optimal);
   CHECK(r.reduce_after == std::vector<Dag::vertex_descriptor>{m});
   CHECK(r.greedy_count == 2);
@@ -89,10 +109,10 @@ TEST_CASE("the optimum equals the brute force over all placements (hundreds of r
     CAPTURE(seed);
     const auto best = noisy_test::brute_force(g);
     if (best.count < 0) {
-      CHECK_THROWS_AS((void)place_reduce_noise_lazy(g), PlacementError);
+      CHECK_THROWS_AS((void)lazy(g), PlacementError);
       continue;
     }
-    const auto r = place_reduce_noise_lazy(g);
+    const auto r = lazy(g);
     const auto mask = placement_mask(g, r.reduce_after);
     check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
     CHECK(r.status == PlacementStatus::optimal);
@@ -109,7 +129,7 @@ TEST_CASE("the issue's random DAGs (8..18 ops): the optimum of an exhaustive sea
     const auto g = noisy_scale::random_dag(8 + seed % 11, seed);
     CAPTURE(seed);
     const Dag copy = as_dag(g);
-    const auto r = place_reduce_noise_lazy(g);
+    const auto r = lazy(g);
     const auto mask = placement_mask(copy, std::vector<std::size_t>(r.reduce_after.begin(), r.reduce_after.end()));
     check_result(g, r, mask, noisy_test::evaluate(copy, mask).legal);
     CHECK(r.status == PlacementStatus::optimal);
@@ -122,27 +142,21 @@ TEST_CASE("mid-size programs: the same count as the article's formulation solved
   for (std::uint32_t seed = 1; seed <= 3; ++seed) {
     const auto g = noisy_scale::random_dag(30, seed);
     CAPTURE(seed);
-    IlpOptions ilp;
-    ilp.prefer_early = false;
-    ilp.time_limit_seconds = 20.0;
-    const auto exact = place_reduce_noise_ilp(g, {}, ilp);
-    const auto r = place_reduce_noise_lazy(g);
+    const auto exact = article_model(g);
+    const auto r = lazy(g);
     CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
     CHECK(r.status == PlacementStatus::optimal);
-    if (exact.outcome != IlpOutcome::optimal) continue;
+    if (exact.status != PlacementStatus::optimal) continue;
     ++compared;
     CHECK(r.reduce_after.size() == exact.reduce_after.size());
   }
   CHECK(compared >= 2);
   for (std::uint32_t seed = 1; seed <= 2; ++seed) {
     const Dag g = noisy_test::random_program(seed, 36);
-    IlpOptions ilp;
-    ilp.prefer_early = false;
-    ilp.time_limit_seconds = 20.0;
-    const auto exact = place_reduce_noise_ilp(g, {}, ilp);
-    const auto r = place_reduce_noise_lazy(g);
+    const auto exact = article_model(g);
+    const auto r = lazy(g);
     CHECK(r.status == PlacementStatus::optimal);
-    if (exact.outcome == IlpOutcome::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
+    if (exact.status == PlacementStatus::optimal) CHECK(r.reduce_after.size() == exact.reduce_after.size());
   }
 }
 
@@ -154,10 +168,10 @@ TEST_CASE("stopped early (time limit 0, one round): legal, at most greedy, a val
     if (best.count < 0) continue;
     CAPTURE(seed);
     for (const std::size_t rounds : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
-      LazyPlacementOptions options;
-      options.max_rounds = rounds;
+      PlacementOptions options;
+      options.lazy.max_rounds = rounds;
       if (rounds == 0) options.time_limit_seconds = 0.0;
-      const auto r = place_reduce_noise_lazy(g, {}, options);
+      const auto r = lazy(g, {}, options);
       const auto mask = placement_mask(g, r.reduce_after);
       check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
       CHECK(r.best_bound <= best.count + 1e-9);  // the bound is a bound
@@ -172,16 +186,16 @@ TEST_CASE("the structured kernels (small): legal, proven optimal, never worse th
   for (const auto& w : noisy_scale::structured_workloads(300)) {
     CAPTURE(w.name);
     const auto g = w.make();
-    LazyPlacementOptions options;
+    PlacementOptions options;
     options.time_limit_seconds = 20.0;
-    const auto r = place_reduce_noise_lazy(g, {}, options);
+    const auto r = lazy(g, {}, options);
     CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
     CHECK(r.reduce_after.size() <= r.greedy_count);
     CHECK(r.status == PlacementStatus::optimal);
     if (w.name == "dot_product_branchy" || w.name == "box_blur_branchy" || w.name == "matrix_matrix") {
-      options.frontier_states = 0;  // the same optimum from GLPK alone (wide frontiers: 128/256-bit DP states)
-      options.enumerate_up_to = 0;
-      const auto q = place_reduce_noise_lazy(g, {}, options);
+      options.lazy.master.frontier_states = 0;  // the same optimum from GLPK alone (wide frontiers: 128/256-bit DP states)
+      options.lazy.master.enumerate_up_to = 0;
+      const auto q = lazy(g, {}, options);
       CHECK(q.status == PlacementStatus::optimal);
       CHECK(q.reduce_after.size() == r.reduce_after.size());
       CHECK(q.statistics.dp_solves == 0);
@@ -193,27 +207,27 @@ TEST_CASE("every master solver and switch gives the same optimum (enumeration, f
   for (std::uint32_t seed = 1; seed <= 16; ++seed) {
     const auto g = noisy_scale::random_dag(60 + 10 * (seed % 4), seed);
     CAPTURE(seed);
-    const auto r = place_reduce_noise_lazy(g);
-    LazyPlacementOptions glpk_only;  // one GLPK model, no local search, one cut per violation
-    glpk_only.decompose = false;
-    glpk_only.local_search = false;
-    glpk_only.enumerate_up_to = 0;
-    glpk_only.frontier_states = 0;
-    glpk_only.two_cuts_per_violation = false;
-    LazyPlacementOptions dp_only;  // parts by the frontier DP only
-    dp_only.enumerate_up_to = 0;
-    LazyPlacementOptions parts_glpk;  // parts by GLPK only
-    parts_glpk.frontier_states = 0;
-    parts_glpk.enumerate_up_to = 0;
+    const auto r = lazy(g);
+    PlacementOptions glpk_only;  // one GLPK model, no local search, one cut per violation
+    glpk_only.lazy.master.decompose = false;
+    glpk_only.lazy.local_search = false;
+    glpk_only.lazy.master.enumerate_up_to = 0;
+    glpk_only.lazy.master.frontier_states = 0;
+    glpk_only.lazy.two_cuts_per_violation = false;
+    PlacementOptions dp_only;  // parts by the frontier DP only
+    dp_only.lazy.master.enumerate_up_to = 0;
+    PlacementOptions parts_glpk;  // parts by GLPK only
+    parts_glpk.lazy.master.frontier_states = 0;
+    parts_glpk.lazy.master.enumerate_up_to = 0;
     CHECK(r.status == PlacementStatus::optimal);
     for (const auto& options : {glpk_only, dp_only, parts_glpk}) {
-      const auto q = place_reduce_noise_lazy(g, {}, options);
+      const auto q = lazy(g, {}, options);
       CHECK(q.status == PlacementStatus::optimal);
       CHECK(r.reduce_after.size() == q.reduce_after.size());
       CHECK(verify_noise(g, {}, placement_mask(g, q.reduce_after)).empty());
     }
-    const auto glpk_run = place_reduce_noise_lazy(g, {}, glpk_only);
-    const auto dp_run = place_reduce_noise_lazy(g, {}, dp_only);
+    const auto glpk_run = lazy(g, {}, glpk_only);
+    const auto dp_run = lazy(g, {}, dp_only);
     CHECK(glpk_run.statistics.dp_solves == 0);
     CHECK(dp_run.statistics.mip_solves + dp_run.statistics.dp_solves > 0);
   }
@@ -222,7 +236,7 @@ TEST_CASE("every master solver and switch gives the same optimum (enumeration, f
 TEST_CASE("loops: a join fed back from the loop body is placed legally and optimally") {
   Dag g;  // must reduce inside the loop
   add(g, NoisyOp::decode, {noisy_test::feedback_loop(g).y});
-  const auto r = place_reduce_noise_lazy(g);
+  const auto r = lazy(g);
   CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
   CHECK(r.reduce_after.size() == 1);
   CHECK(r.status == PlacementStatus::optimal);
@@ -235,7 +249,7 @@ TEST_CASE("no placement can help: PlacementError names the op") {
   NoiseParameters p;
   p.maximum = 20;
   try {
-    (void)place_reduce_noise_lazy(g, p);
+    (void)lazy(g, p);
     FAIL("expected a PlacementError");
   } catch (const PlacementError& e) {
     CHECK(e.vertex_index() == m);
@@ -244,10 +258,10 @@ TEST_CASE("no placement can help: PlacementError names the op") {
 
 TEST_CASE("progress is reported every round, with a bound that never decreases") {
   const auto g = noisy_scale::random_dag(200, 3);
-  std::vector<LazyProgress> reports;
-  LazyPlacementOptions options;
-  options.progress = [&](const LazyProgress& p) { reports.push_back(p); };
-  const auto r = place_reduce_noise_lazy(g, {}, options);
+  std::vector<PlacementProgress> reports;
+  PlacementOptions options;
+  options.progress = [&](const PlacementProgress& p) { reports.push_back(p); };
+  const auto r = lazy(g, {}, options);
   REQUIRE(!reports.empty());
   for (std::size_t k = 1; k < reports.size(); ++k) {
     CHECK(reports[k].bound >= reports[k - 1].bound);

@@ -1,6 +1,9 @@
+// The noise model's rule table and transfers; oracle: the model's definition written out independently, exhaustive small intervals.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include <kildall/noisy/noise_model.hpp>
@@ -115,4 +118,55 @@ TEST_CASE("kind predicates match the article's verification") {
   CHECK(is_legal_noise(noise_interval(0, 26), {}));
   CHECK_FALSE(is_legal_noise(noise_interval(0, 27), {}));
   CHECK(is_legal_noise(no_noise_yet(), {}));
+}
+
+TEST_CASE("one rule per kind for any number of operands: fold_noise and infer_noise agree with the model's definition") {
+  // The definition, written out independently: add/sub = 1 + the largest
+  // operand noise, mul = the sum, join = the largest, for 0..4 operands.
+  std::mt19937 rng(3);
+  const NoiseParameters p;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const NoisyOp kind = std::array{NoisyOp::add, NoisyOp::sub, NoisyOp::mul, NoisyOp::join}[rng() % 4];
+    std::vector<std::uint64_t> bounds(rng() % 5);
+    std::vector<Interval> intervals;
+    std::uint64_t largest = 0, sum = 0, least = 1000, least_sum = 0;
+    for (auto& b : bounds) {
+      b = rng() % 40;
+      const std::uint64_t lo = rng() % (b + 1);
+      intervals.push_back(noise_interval(lo, b));
+      largest = std::max(largest, b);
+      sum += b;
+      least = std::min(least, lo);
+      least_sum += lo;
+    }
+    const std::uint64_t expected = kind == NoisyOp::mul ? sum : kind == NoisyOp::join ? largest : largest + 1;
+    CAPTURE(to_string(kind));
+    CAPTURE(bounds.size());
+    CHECK(fold_noise(kind, bounds, p) == expected);
+    std::vector<const Interval*> operands;
+    for (const auto& i : intervals) operands.push_back(&i);
+    const Interval inferred = infer_noise(kind, operands, p);
+    if (kind == NoisyOp::join && bounds.empty()) {
+      CHECK(inferred.is_empty());  // nothing flows in
+      continue;
+    }
+    REQUIRE_FALSE(inferred.is_empty());
+    CHECK(inferred.umax() == expected);
+    const std::uint64_t expected_lo = bounds.empty() ? 0 : kind == NoisyOp::mul ? least_sum : least;
+    CHECK(inferred.umin() == expected_lo);
+  }
+}
+
+TEST_CASE("the rule table: reducible, checked and noisy kinds, and what each rule combines") {
+  for (const NoisyOp k : {NoisyOp::add, NoisyOp::sub, NoisyOp::mul}) {
+    CHECK(noise_rule(k).reducible);
+    CHECK(depends_on_operands(k));
+  }
+  CHECK(noise_rule(NoisyOp::add).combine == NoiseCombine::max);
+  CHECK(noise_rule(NoisyOp::add).growth == 1);
+  CHECK(noise_rule(NoisyOp::mul).combine == NoiseCombine::sum);
+  CHECK(noise_rule(NoisyOp::join).joins_known);
+  CHECK_FALSE(noise_rule(NoisyOp::join).checked);
+  CHECK(fixed_noise(NoisyOp::encode, NoiseParameters{}) == 12);
+  CHECK(fixed_noise(NoisyOp::decode, NoiseParameters{}) == 0);
 }

@@ -23,9 +23,8 @@
 /// then pruned (ops whose removal keeps the certificate are dropped), so cuts
 /// are short and local.
 ///
-/// `CompactNoisyProgram` is the flat (CSR) copy of a `NoisyProgram` the
-/// separator and the local search work on: kinds, operands, users and, for
-/// acyclic programs, a topological order.
+/// The separator works on the flat copy of `compact_program.hpp`; the noise
+/// rules (and which operands are critical) come from `noise_rule`.
 
 #include <algorithm>
 #include <cstddef>
@@ -35,108 +34,12 @@
 #include <utility>
 #include <vector>
 
+#include <kildall/noisy/compact_program.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
 #include <kildall/noisy/noise_model.hpp>
 #include <kildall/noisy/program_concept.hpp>
 
 namespace kildall::noisy {
-
-/// A flat copy of a `NoisyProgram`: vertex `i` is the vertex with
-/// `vertex_index == i`; operands and users in CSR form.
-struct CompactNoisyProgram {
-  std::vector<NoisyOp> kind;                ///< Kind of each vertex.
-  std::vector<std::uint32_t> operand_begin; ///< Operands of `v`: `operand[operand_begin[v] .. operand_begin[v+1])`.
-  std::vector<std::uint32_t> operand;       ///< Operand lists, in operand order.
-  std::vector<std::uint32_t> user_begin;    ///< Users of `v`: `user[user_begin[v] .. user_begin[v+1])`.
-  std::vector<std::uint32_t> user;          ///< User lists (a user appears once per use).
-  std::vector<std::uint32_t> topological;   ///< A topological order (operands first); empty if the program has a cycle.
-  std::vector<std::uint32_t> position;      ///< Position of each vertex in `topological` (acyclic programs only).
-
-  /// Number of vertices.
-  [[nodiscard]] std::size_t size() const noexcept { return kind.size(); }
-  /// Operands of `v`, in operand order.
-  [[nodiscard]] std::span<const std::uint32_t> operands(std::uint32_t v) const {
-    return {operand.data() + operand_begin[v], operand.data() + operand_begin[v + 1]};
-  }
-  /// Users of `v`.
-  [[nodiscard]] std::span<const std::uint32_t> users(std::uint32_t v) const {
-    return {user.data() + user_begin[v], user.data() + user_begin[v + 1]};
-  }
-  /// True when the def-use graph has no cycle (no loop-carried block argument).
-  [[nodiscard]] bool acyclic() const noexcept { return topological.size() == kind.size(); }
-};
-
-/// The compact copy of `program` (Kahn's algorithm for the topological order).
-template <NoisyProgram G>
-[[nodiscard]] CompactNoisyProgram compact_program(const G& program) {
-  CompactNoisyProgram p;
-  const std::size_t n = vertex_count(program);
-  p.kind.assign(n, NoisyOp::plain);
-  p.operand_begin.assign(n + 1, 0);
-  std::vector<std::vector<std::uint32_t>> ops(n);
-  for (const auto& v : vertex_range(program)) {
-    const auto i = static_cast<std::uint32_t>(vertex_index(program, v));
-    p.kind[i] = kind_of(program, v);
-    for (const auto& e : in_edge_range(program, v)) ops[i].push_back(static_cast<std::uint32_t>(vertex_index(program, source(e, program))));
-  }
-  std::vector<std::uint32_t> uses(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    p.operand_begin[i + 1] = p.operand_begin[i] + static_cast<std::uint32_t>(ops[i].size());
-    for (const std::uint32_t o : ops[i]) ++uses[o + 1];
-  }
-  p.operand.reserve(p.operand_begin[n]);
-  for (auto& list : ops) p.operand.insert(p.operand.end(), list.begin(), list.end());
-  for (std::size_t i = 0; i < n; ++i) uses[i + 1] += uses[i];
-  p.user_begin = uses;
-  p.user.assign(p.operand.size(), 0);
-  for (std::uint32_t i = 0; i < n; ++i)
-    for (const std::uint32_t o : p.operands(i)) p.user[uses[o]++] = i;
-  // Kahn's algorithm.
-  std::vector<std::uint32_t> pending(n, 0);
-  for (std::uint32_t i = 0; i < n; ++i) pending[i] = static_cast<std::uint32_t>(p.operands(i).size());
-  p.topological.reserve(n);
-  for (std::uint32_t i = 0; i < n; ++i)
-    if (pending[i] == 0) p.topological.push_back(i);
-  for (std::size_t head = 0; head < p.topological.size(); ++head)
-    for (const std::uint32_t u : p.users(p.topological[head]))
-      if (--pending[u] == 0) p.topological.push_back(u);
-  if (p.topological.size() != n) {
-    p.topological.clear();
-  } else {
-    p.position.assign(n, 0);
-    for (std::uint32_t k = 0; k < n; ++k) p.position[p.topological[k]] = k;
-  }
-  return p;
-}
-
-/// The noise of an op of `kind` from its operands' noise, exactly as
-/// `infer_noise` folds it (upper bounds only; a lone operand passes through).
-[[nodiscard]] inline std::uint64_t fold_noise(NoisyOp kind, std::span<const std::uint64_t> operands,
-                                              const NoiseParameters& parameters) {
-  switch (kind) {
-    case NoisyOp::encode:
-    case NoisyOp::reduce_noise: return parameters.initial;
-    case NoisyOp::input: return parameters.input;
-    case NoisyOp::decode:
-    case NoisyOp::plain: return 0;
-    case NoisyOp::join: {
-      std::uint64_t m = 0;
-      for (const std::uint64_t x : operands) m = std::max(m, x);
-      return m;
-    }
-    case NoisyOp::add:
-    case NoisyOp::sub:
-    case NoisyOp::mul: {
-      if (operands.empty()) return 0;
-      std::uint64_t out = operands.front();
-      for (std::size_t k = 1; k < operands.size(); ++k)
-        out = kind == NoisyOp::mul ? saturating_noise_add(out, operands[k])
-                                   : saturating_noise_add(std::max(out, operands[k]), 1);
-      return out;
-    }
-  }
-  return 0;
-}
 
 /// A valid inequality of every legal placement: at least one op of `ops` is
 /// reduced.
@@ -183,7 +86,7 @@ class CoverCutSeparator {
     for (int pass = 0; pass < passes; ++pass) {
       for (const std::uint32_t w : transparent) {
         const NoisyOp k = p_->kind[w];
-        if (!is_reducible(k) && k != NoisyOp::join) continue;  // fixed or a placement-independent value: its bound
+        if (!depends_on_operands(k)) continue;  // a placement-independent value: its bound
         gather(w, in);
         value_[w] = fold_noise(k, in, parameters_);
         stamp_[w] = epoch_;
@@ -325,17 +228,17 @@ class CoverCutSeparator {
     }
   }
 
-  // The inputs that decide `w`'s noise: all for mul (and folds of more than
-  // two operands), the noisiest one for add/sub/join.
+  // The inputs that decide `w`'s noise (its rule): the noisiest one where the
+  // noise is a maximum (add/sub/join), all of them where it is a sum (mul).
   void critical_operands(std::uint32_t w, std::span<const std::uint64_t> noise, std::vector<std::uint32_t>& out) const {
     out.clear();
     const auto ops = p_->operands(w);
-    const NoisyOp k = p_->kind[w];
-    const bool follow_max = k == NoisyOp::join || ((k == NoisyOp::add || k == NoisyOp::sub) && ops.size() <= 2);
-    if (!follow_max) {
-      if (is_reducible(k)) out.assign(ops.begin(), ops.end());
+    const NoiseRule& rule = noise_rule(p_->kind[w]);
+    if (rule.combine == NoiseCombine::sum) {
+      out.assign(ops.begin(), ops.end());
       return;
     }
+    if (rule.combine != NoiseCombine::max) return;
     std::uint32_t best = 0;
     bool any = false;
     for (const std::uint32_t o : ops) {

@@ -48,52 +48,28 @@ class GreedyPlacer {
  private:
   std::size_t index(const vertex_t<G>& v) const { return vertex_index(g_, v); }
 
-  // Noise of op `v` from the current bounds of its operands.
-  std::uint64_t own_noise(const vertex_t<G>& v, NoisyOp kind) const {
-    std::uint64_t out = 0;
-    bool first = true;
-    for (const auto& e : in_edge_range(g_, v)) {
-      const std::uint64_t x = bound_[index(source(e, g_))];
-      if (first) out = x;
-      else out = kind == NoisyOp::mul ? saturating_noise_add(out, x) : std::max(out, x);
-      first = false;
-    }
-    return kind == NoisyOp::mul ? out : saturating_noise_add(out, 1);
+  // Noise of `v` from the current bounds of its operands (its rule).
+  std::uint64_t own_noise(const vertex_t<G>& v, NoisyOp kind) {
+    scratch_.clear();
+    for (const auto& e : in_edge_range(g_, v)) scratch_.push_back(bound_[index(source(e, g_))]);
+    return fold_noise(kind, scratch_, p_);
   }
 
   void visit(const vertex_t<G>& v) {
     const std::size_t i = index(v);
     const NoisyOp kind = kind_of(g_, v);
-    switch (kind) {
-      case NoisyOp::encode:
-      case NoisyOp::reduce_noise: bound_[i] = p_.initial; break;
-      case NoisyOp::input: bound_[i] = p_.input; break;
-      case NoisyOp::decode:
-      case NoisyOp::plain: bound_[i] = 0; break;
-      case NoisyOp::join: {
-        std::uint64_t m = 0;
-        for (const auto& e : in_edge_range(g_, v)) m = std::max(m, bound_[index(source(e, g_))]);
-        bound_[i] = m;
-        break;
-      }
-      case NoisyOp::add:
-      case NoisyOp::sub:
-      case NoisyOp::mul: {
-        std::uint64_t own = own_noise(v, kind);
-        if (own > p_.maximum) {
-          fix_operands(v, kind);
-          own = own_noise(v, kind);
-          if (own > p_.maximum) {
-            throw PlacementError(i, kind,
-                                 "the greedy placement cannot make this op legal: with its operands reduced, its "
-                                 "noise is " + std::to_string(own) + ", above the allowable maximum of " +
-                                     std::to_string(p_.maximum));
-          }
-        }
-        bound_[i] = reduced_[i] ? p_.initial : own;
-        break;
+    std::uint64_t own = own_noise(v, kind);
+    if (is_reducible(kind) && own > p_.maximum) {
+      fix_operands(v, kind);
+      own = own_noise(v, kind);
+      if (own > p_.maximum) {
+        throw PlacementError(i, kind,
+                             "the greedy placement cannot make this op legal: with its operands reduced, its "
+                             "noise is " + std::to_string(own) + ", above the allowable maximum of " +
+                                 std::to_string(p_.maximum));
       }
     }
+    bound_[i] = reduced_[i] ? p_.initial : own;
     if (kind == NoisyOp::reduce_noise && p_.initial > p_.maximum) {
       throw PlacementError(i, kind, "the noise after reduce_noise (" + std::to_string(p_.initial) +
                                         ") exceeds the allowable maximum of " + std::to_string(p_.maximum));
@@ -110,11 +86,12 @@ class GreedyPlacer {
       const std::uint64_t own = own_noise(v, kind);
       if (own <= p_.maximum) return;
       std::uint64_t target = 0;
-      if (kind == NoisyOp::mul) {
+      const NoiseRule& rule = noise_rule(kind);
+      if (rule.combine == NoiseCombine::sum) {
         const std::uint64_t others = own - std::min(own, bound_[index(o)]);
         target = p_.maximum >= others ? p_.maximum - others : 0;
       } else {
-        target = p_.maximum >= 1 ? p_.maximum - 1 : 0;
+        target = p_.maximum >= rule.growth ? p_.maximum - rule.growth : 0;
       }
       lower(o, target);
     }
@@ -165,6 +142,7 @@ class GreedyPlacer {
   std::vector<bool> reduced_;
   std::vector<std::uint64_t> bound_;
   std::vector<std::uint32_t> seen_ = std::vector<std::uint32_t>(n_, 0);
+  std::vector<std::uint64_t> scratch_;
   std::uint32_t walk_ = 0;
 };
 

@@ -1,16 +1,19 @@
 #pragma once
 /// \file
-/// Optimal `reduce_noise` placement by integer linear programming: the
-/// article's model, written with kildall's LP builder and solved with GLPK.
+/// The `ilp` strategy of `place_reduce_noise`: optimal `reduce_noise`
+/// placement by integer linear programming, the article's model, written with
+/// kildall's LP builder and solved with GLPK.
 ///
 /// Model (one per program):
 ///   - a binary `reduce_v` per reducible op `v` (add/sub/mul): a reduce_noise
 ///     goes right after `v`;
 ///   - a noise variable per non-constant noisy value (op results, block
 ///     arguments); encode/reduce_noise/inputs are constants;
-///   - `add`/`sub`: own noise = `max_of(noise(a) + 1, noise(b) + 1)` (the
-///     builder's exact max linearization); `mul`: own noise = `noise(a) +
-///     noise(b)`; the pre-reduction bound `own noise <= maximum`;
+///   - each op's noise by its row of `noise_rule` (the one table of the
+///     model): `add`/`sub`: own noise = `max_of(noise(a) + 1, noise(b) + 1,
+///     ...)` (the builder's exact max linearization); `mul`: own noise = the
+///     sum of its operands' noise; the pre-reduction bound `own noise <=
+///     maximum`;
 ///   - result noise = `if_then_else(reduce_v, initial, own noise)` (the
 ///     builder's bit-controlled multiplexer);
 ///   - block argument = `max_of` of the values flowing into it;
@@ -79,17 +82,6 @@ struct PlacementModel {
   }
 };
 
-/// How `max` (add/sub, block arguments) enters the model.
-enum class MaxEncoding : std::uint8_t {
-  /// The builder's exact `max_of` (a selector binary per max with two live
-  /// candidates): every noise variable equals the noise.
-  exact,
-  /// Only `max >= each candidate` (no binary): noise variables are upper
-  /// bounds, which admits exactly the same placements (the transfers are
-  /// monotone) and level 2 presses them down to the noise. Fewer binaries.
-  upper_bound,
-};
-
 /// Options of `build_placement_model`.
 struct PlacementModelOptions {
   /// See `MaxEncoding`.
@@ -137,62 +129,47 @@ template <NoisyProgram G>
   const double join_cap =
       static_cast<double>(std::max({parameters.maximum, parameters.initial, parameters.input}));
   std::vector<bool> is_var(n, false);
-  // Pass 1: a variable (or a constant) per value.
+  // Pass 1: a variable (or a constant) per value, by the op's noise rule.
   for (const V& v : vertex_range(program)) {
     const std::size_t i = vertex_index(program, v);
     const NoisyOp kind = kind_of(program, v);
     const double low = static_cast<double>(least.noise_bound(v).value_or(0));
-    switch (kind) {
-      case NoisyOp::encode:
-      case NoisyOp::reduce_noise: pm.noise[i] = initial; break;
-      case NoisyOp::input: pm.noise[i] = static_cast<double>(parameters.input); break;
-      case NoisyOp::decode:
-      case NoisyOp::plain: pm.noise[i] = 0.0; break;
-      case NoisyOp::join:
-        if (in_edge_range(program, v).empty()) {
-          pm.noise[i] = 0.0;
-        } else {
-          pm.noise[i] = m.add_continuous(std::min(low, join_cap), join_cap, "noise_" + stem(i));
-          is_var[i] = true;
-        }
-        break;
-      case NoisyOp::add:
-      case NoisyOp::sub:
-      case NoisyOp::mul:
-        pm.noise[i] = m.add_continuous(std::min(low, maximum), maximum, "noise_" + stem(i));
-        is_var[i] = true;
-        break;
+    if (!depends_on_operands(kind) || in_edge_range(program, v).empty()) {
+      pm.noise[i] = static_cast<double>(fold_noise(kind, {}, parameters));  // fixed, or the rule over no operand
+      continue;
     }
+    const double cap = is_checked(kind) ? maximum : join_cap;
+    pm.noise[i] = m.add_continuous(std::min(low, cap), cap, "noise_" + stem(i));
+    is_var[i] = true;
   }
-  // Pass 2: how each variable follows from its operands.
+  // Pass 2: how each variable follows from its operands (the same rule).
   for (const V& v : vertex_range(program)) {
     const std::size_t i = vertex_index(program, v);
     if (!is_var[i]) continue;
     const NoisyOp kind = kind_of(program, v);
+    const NoiseRule& rule = noise_rule(kind);
     const lp::Var result = pm.noise[i].terms().front().var;
     std::vector<std::size_t> operands;
     for (const auto& e : in_edge_range(program, v)) {
       const std::size_t o = vertex_index(program, source(e, program));
-      if (kind == NoisyOp::mul || std::find(operands.begin(), operands.end(), o) == operands.end()) operands.push_back(o);
-    }
-    if (kind == NoisyOp::join) {
-      std::vector<lp::LinExpr> incoming;
-      for (const std::size_t o : operands) incoming.push_back(pm.noise[o]);
-      const lp::Var joined = maximum_of(incoming, "join_" + stem(i));
-      pm.joined[i] = joined;
-      (void)m.add(lp::LinExpr(result) == lp::LinExpr(joined), "is_join_" + stem(i));
-      continue;
+      if (rule.combine == NoiseCombine::sum || std::find(operands.begin(), operands.end(), o) == operands.end())
+        operands.push_back(o);
     }
     lp::LinExpr own;
-    if (kind == NoisyOp::mul) {
+    if (rule.combine == NoiseCombine::sum) {
       for (const std::size_t o : operands) own += pm.noise[o];
     } else {
       std::vector<lp::LinExpr> candidates;
-      for (const std::size_t o : operands) candidates.push_back(pm.noise[o] + 1.0);
-      pm.own[i] = maximum_of(candidates, "own_" + stem(i));
-      own = lp::LinExpr(pm.own[i]);
+      for (const std::size_t o : operands) candidates.push_back(pm.noise[o] + static_cast<double>(rule.growth));
+      const lp::Var largest = maximum_of(candidates, (rule.reducible ? "own_" : "join_") + stem(i));
+      (rule.reducible ? pm.own : pm.joined)[i] = largest;
+      own = lp::LinExpr(largest);
     }
-    if (lp::bounds_of(m, own).upper > maximum) (void)m.add(own <= maximum, "own_bound_" + stem(i));
+    if (!rule.reducible) {
+      (void)m.add(lp::LinExpr(result) == own, "is_join_" + stem(i));
+      continue;
+    }
+    if (rule.checked && lp::bounds_of(m, own).upper > maximum) (void)m.add(own <= maximum, "own_bound_" + stem(i));
     const lp::Var z = m.add_binary("reduce_" + stem(i));
     pm.reduce[i] = z;
     pm.reducible.push_back(v);
@@ -244,65 +221,6 @@ template <NoisyProgram G>
   return std::move(s.values);
 }
 
-/// How the ILP placement ended.
-enum class IlpOutcome : std::uint8_t {
-  optimal,          ///< proven optimal (fewest inserted ops)
-  feasible,         ///< a legal placement, optimality not proven (time limit): see `gap`
-  greedy_fallback,  ///< no usable ILP solution: the greedy placement, `message` says why
-};
-
-/// A short name of `outcome` ("optimal", "feasible", "greedy fallback").
-[[nodiscard]] constexpr const char* to_string(IlpOutcome outcome) noexcept {
-  switch (outcome) {
-    case IlpOutcome::optimal: return "optimal";
-    case IlpOutcome::feasible: return "feasible";
-    case IlpOutcome::greedy_fallback: return "greedy fallback";
-  }
-  return "?";
-}
-
-/// Options of `place_reduce_noise_ilp`.
-struct IlpOptions {
-  /// Wall-clock limit of the whole solve (both levels), seconds.
-  double time_limit_seconds = lp::inf;
-  /// Called during branch-and-bound with the level (1 = count, 2 = total noise).
-  std::function<void(int level, const lp::MipProgress&)> progress;
-  /// Minimum time between two progress calls.
-  double progress_interval_seconds = 1.0;
-  /// Break ties by reducing as early as possible (level 2).
-  bool prefer_early = true;
-  /// Wall-clock budget of level 2 (the tie-break), seconds; negative: as long
-  /// as level 1 took, at least one second. When it runs out, the best level-2
-  /// point found so far is used (the count stays optimal).
-  double tie_break_seconds = -1.0;
-  /// Warm start level 1 from the greedy placement: an incumbent from the
-  /// start, but GLPK then solves without its MIP presolver, which was slower
-  /// in the measurements of docs/performance.md; off by default.
-  bool warm_start = false;
-  /// How max enters the model (see `MaxEncoding`).
-  MaxEncoding max_encoding = MaxEncoding::exact;
-  /// Tolerance of the independent solution check.
-  double check_tolerance = 1e-6;
-  /// Name stems of vertices in the model (see `PlacementModelOptions::name`).
-  std::function<std::string(std::size_t index)> name;
-};
-
-/// The result of `place_reduce_noise_ilp`.
-template <class V>
-struct IlpPlacement {
-  std::vector<V> reduce_after;            ///< The ops after which to insert reduce_noise, in vertex order.
-  IlpOutcome outcome = IlpOutcome::greedy_fallback;  ///< How it ended.
-  lp::SolveStatus status = lp::SolveStatus::error;    ///< The solver's status (primary level).
-  double gap = 0.0;                       ///< Relative gap of the primary level (0 when optimal).
-  double best_bound = 0.0;                ///< Best proven lower bound on the number of inserted ops.
-  double seconds = 0.0;                   ///< Wall time of model building and solving.
-  std::size_t greedy_count = 0;           ///< Ops the greedy placement inserts (the baseline).
-  std::size_t binaries = 0;               ///< Binary variables of the model.
-  std::size_t variables = 0;              ///< All variables of the model.
-  std::size_t constraints = 0;            ///< Rows of the model.
-  std::string message;                    ///< Why a fallback happened / solver detail.
-};
-
 namespace detail {
 
 // A GLPK backend that spends at most what is left of one overall deadline and
@@ -310,7 +228,7 @@ namespace detail {
 class DeadlineGlpk {
  public:
   DeadlineGlpk(lp::GlpkOptions base, std::chrono::steady_clock::time_point deadline, bool limited,
-               double tie_break_seconds, std::function<void(int, const lp::MipProgress&)> progress)
+               double tie_break_seconds, std::function<void(const PlacementProgress&)> progress)
       : base_(std::move(base)),
         deadline_(deadline),
         limited_(limited),
@@ -338,7 +256,15 @@ class DeadlineGlpk {
       options.time_limit_seconds = std::min(options.time_limit_seconds, budget);
     }
     if (progress_) {
-      options.progress = [this, level](const lp::MipProgress& p) { progress_(level, p); };
+      options.progress = [this, level](const lp::MipProgress& p) {
+        PlacementProgress report;
+        report.level = level;
+        report.incumbent = p.incumbent;
+        report.bound = p.bound;
+        report.nodes = static_cast<std::size_t>(p.nodes);
+        report.elapsed_seconds = p.elapsed_seconds;
+        progress_(report);
+      };
     }
     lp::Solution s = lp::GlpkSolver(options).solve(model, start);
     levels_.push_back(s);
@@ -352,74 +278,82 @@ class DeadlineGlpk {
   std::chrono::steady_clock::time_point deadline_;
   bool limited_;
   double tie_break_seconds_;
-  std::function<void(int, const lp::MipProgress&)> progress_;
+  std::function<void(const PlacementProgress&)> progress_;
   std::vector<lp::Solution> levels_;
 };
 
-}  // namespace detail
-
-/// Places `reduce_noise` optimally (fewest inserted ops; among those, the
-/// least total noise). Throws `PlacementError` naming the op when no
-/// placement can make the program legal. Never returns an unchecked
-/// placement: see the file comment.
+/// The ilp strategy of `place_reduce_noise`: the article's model, optimal
+/// (fewest inserted ops; with `prefer_early`, among those the least total
+/// noise). Throws `PlacementError` naming the op when no placement can make
+/// the program legal. Never returns an unchecked placement: see the file
+/// comment.
 template <NoisyProgram G>
-[[nodiscard]] IlpPlacement<vertex_t<G>> place_reduce_noise_ilp(const G& program, const NoiseParameters& parameters = {},
-                                                              const IlpOptions& options = {}) {
+[[nodiscard]] PlacementResult<vertex_t<G>> ilp_placement(const G& program, const NoiseParameters& parameters,
+                                                         const PlacementOptions& options) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
+  const IlpTuning& tuning = options.ilp;
   const bool limited = options.time_limit_seconds < 1e9;  // beyond ~30 years: no limit (and no overflow)
   const auto deadline =
-      limited ? start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(options.time_limit_seconds))
+      limited ? start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(std::max(0.0, options.time_limit_seconds)))
               : clock::time_point::max();
-  IlpPlacement<vertex_t<G>> out;
+  PlacementResult<vertex_t<G>> out;
   const NoiseAnalysis<G> least = check_placement_possible(program, parameters);
   const std::vector<vertex_t<G>> greedy = detail::greedy_placement_after_check(program, parameters);
   out.greedy_count = greedy.size();
 
   PlacementModelOptions model_options;
-  model_options.name = options.name;
+  model_options.name = tuning.name;
   model_options.prefer_early = options.prefer_early;
   model_options.max_inserted = greedy.size();
-  model_options.max_encoding = options.max_encoding;
+  model_options.max_encoding = tuning.max_encoding;
   const PlacementModel<vertex_t<G>> pm = build_placement_model(program, parameters, least, model_options);
-  out.variables = pm.model.num_vars();
-  out.constraints = pm.model.num_constraints();
-  for (const lp::VarInfo& v : pm.model.vars()) out.binaries += v.type == lp::VarType::binary ? 1 : 0;
+  out.statistics.reducible_ops = pm.reducible.size();
+  out.statistics.variables = pm.model.num_vars();
+  out.statistics.constraints = pm.model.num_constraints();
+  for (const lp::VarInfo& v : pm.model.vars()) out.statistics.binaries += v.type == lp::VarType::binary ? 1 : 0;
+  std::vector<lp::Solution> levels_seen;  // the solver's levels, once solved
+  const auto finish = [&] {
+    out.statistics.seconds = std::chrono::duration<double>(clock::now() - start).count();
+    if (out.status == PlacementStatus::optimal) out.statistics.seconds_optimal = out.statistics.seconds;
+    for (const lp::Solution& level : levels_seen) out.statistics.seconds_in_glpk += level.seconds;
+    out.statistics.mip_solves = levels_seen.size();
+    return out;
+  };
 
   const auto fall_back = [&](std::string why) {
     out.reduce_after = greedy;
-    out.outcome = IlpOutcome::greedy_fallback;
+    out.status = PlacementStatus::fallback;
     out.message = std::move(why);
-    out.seconds = std::chrono::duration<double>(clock::now() - start).count();
-    return out;
+    return finish();
   };
 
   lp::GlpkOptions glpk;
   glpk.progress_interval_seconds = options.progress_interval_seconds;
   std::vector<double> warm;
-  if (options.warm_start && !pm.reducible.empty()) {
+  if (tuning.warm_start && !pm.reducible.empty()) {
     lp::GlpkOptions completion;
     if (limited) completion.time_limit_seconds = std::max(0.0, options.time_limit_seconds);
     warm = placement_point(pm, program, parameters, greedy, completion);
   }
-  detail::DeadlineGlpk backend(glpk, deadline, limited, options.tie_break_seconds, options.progress);
+  detail::DeadlineGlpk backend(glpk, deadline, limited, tuning.tie_break_seconds, options.progress);
   lp::Solution solution = lp::solve_lexicographic(pm.model, backend, warm);
   const auto& levels = backend.levels();
+  levels_seen = levels;
   if (!solution.has_solution() && !levels.empty() && levels.front().has_solution()) {
     lp::Solution first = levels.front();  // level 2 did not finish: keep the level-1 point
     first.message = "level 2 (total noise) not finished: " + solution.message;
     solution = std::move(first);
   }
   if (!levels.empty()) {
-    out.status = levels.front().status;
     out.gap = std::isnan(levels.front().gap) ? 0.0 : levels.front().gap;
-    out.best_bound = std::isnan(levels.front().best_bound) ? 0.0 : levels.front().best_bound;
+    out.best_bound = std::isnan(levels.front().best_bound) ? 0.0 : std::ceil(levels.front().best_bound - 1e-6);
   }
   if (!solution.has_solution()) {
     return fall_back(std::string("ILP solver: ") + lp::to_string(solution.status) +
                      (solution.message.empty() ? "" : " (" + solution.message + ")"));
   }
-  const lp::CheckReport report = lp::check(pm.model, solution, options.check_tolerance);
+  const lp::CheckReport report = lp::check(pm.model, solution, tuning.check_tolerance);
   if (!report.ok) return fall_back("ILP solution rejected by the independent check: " + report.message);
   std::vector<vertex_t<G>> placement = pm.placement(solution.values);
   const auto violations = verify_noise(program, parameters, placement_mask(program, placement));
@@ -432,14 +366,17 @@ template <NoisyProgram G>
   }
   out.reduce_after = std::move(placement);
   const bool level1_optimal = !levels.empty() && levels.front().status == lp::SolveStatus::optimal;
-  out.outcome = level1_optimal ? IlpOutcome::optimal : IlpOutcome::feasible;
+  out.status = level1_optimal ? PlacementStatus::optimal : PlacementStatus::feasible;
   if (level1_optimal) {
     out.gap = 0.0;
     out.best_bound = static_cast<double>(out.reduce_after.size());
   }
+  out.statistics.tie_break_optimal =
+      level1_optimal && options.prefer_early && levels.size() >= 2 && levels[1].status == lp::SolveStatus::optimal;
   out.message = solution.message;
-  out.seconds = std::chrono::duration<double>(clock::now() - start).count();
-  return out;
+  return finish();
 }
+
+}  // namespace detail
 
 }  // namespace kildall::noisy

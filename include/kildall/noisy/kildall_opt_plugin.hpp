@@ -6,8 +6,8 @@
 ///
 ///   --noisy-verify                    fail at the first op whose noise exceeds the maximum
 ///   --noisy-reduce-noise[=lazy|ilp|greedy]
-///                                     insert reduce_noise ops, then verify: `lazy` (default) is
-///                                     the optimizer at scale (lazy cover cuts, lazy_placement.hpp),
+///                                     insert reduce_noise ops by `place_reduce_noise` with that
+///                                     strategy, then verify: `lazy` (default) is optimal at scale,
 ///                                     `ilp` the article's model, `greedy` the baseline
 ///   --noisy-initial=N --noisy-maximum=N   the model's 12 and 26
 ///   --emit-lp FILE                    write the placement model (CPLEX LP, `glpsol --lp FILE`)
@@ -49,22 +49,16 @@
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
 #include <kildall/noisy/ir_dialect.hpp>
-#include <kildall/noisy/lazy_placement.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
+#include <kildall/noisy/place_reduce_noise.hpp>
+#include <kildall/noisy/placement.hpp>
 
 namespace kildall::noisy {
-
-/// Which placement `--noisy-reduce-noise` uses.
-enum class Optimizer : std::uint8_t {
-  lazy,    ///< optimal at scale: lazy cover cuts (GLPK masters), certified gap at the time limit
-  ilp,     ///< the article's model (GLPK), greedy as the fallback
-  greedy,  ///< the article's baseline
-};
 
 /// What the noisy flags asked for.
 struct DriverOptions {
   std::vector<std::string> passes;  ///< "noisy-verify" / "noisy-reduce-noise", in command-line order
-  Optimizer optimizer = Optimizer::lazy;  ///< for noisy-reduce-noise
+  PlacementStrategy strategy = PlacementStrategy::lazy;  ///< for noisy-reduce-noise
   NoiseParameters parameters;       ///< --noisy-initial / --noisy-maximum
   std::string emit_lp;              ///< --emit-lp FILE ("" = none)
   double time_limit_seconds = lp::inf;  ///< --time-limit
@@ -127,9 +121,9 @@ class NoisyDriver {
       options_.passes.emplace_back("noisy-verify");
     } else if (arg == "--noisy-reduce-noise" || arg.starts_with("--noisy-reduce-noise=")) {
       const std::string_view which = arg == "--noisy-reduce-noise" ? "lazy" : arg.substr(21);
-      if (which == "lazy") options_.optimizer = Optimizer::lazy;
-      else if (which == "ilp") options_.optimizer = Optimizer::ilp;
-      else if (which == "greedy") options_.optimizer = Optimizer::greedy;
+      if (which == "lazy") options_.strategy = PlacementStrategy::lazy;
+      else if (which == "ilp") options_.strategy = PlacementStrategy::ilp;
+      else if (which == "greedy") options_.strategy = PlacementStrategy::greedy;
       else throw std::invalid_argument("unknown optimizer '" + std::string(which) + "' for --noisy-reduce-noise (expected lazy, ilp or greedy)");
       options_.passes.emplace_back("noisy-reduce-noise");
     } else if (is_flag("--noisy-initial")) {
@@ -273,9 +267,11 @@ class NoisyDriver {
   void reduce_noise(ir::Module& module, std::ostream& log) const {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
+    const bool greedy = options_.strategy == PlacementStrategy::greedy;
     std::size_t inserted = 0, greedy_total = 0, functions = 0;
-    std::string status = options_.optimizer == Optimizer::greedy ? "greedy" : "optimal";
-    double lazy_inserted = 0.0, lazy_bound = 0.0;  // totals over functions, for the gap
+    double bound_total = 0.0;  // over functions, for the gap
+    bool all_optimal = true;
+    std::string fallback;
     for (ir::Function& fn : module.functions) {
       if (fn.is_declaration()) continue;
       ++functions;
@@ -284,29 +280,12 @@ class NoisyDriver {
         const IrNoisyProgram program(fn, dialect_);
         try {
           if (!options_.emit_lp.empty()) emit_lp(module, program);
-          if (options_.optimizer == Optimizer::greedy) {
-            placement = place_reduce_noise_greedy(program, options_.parameters);
-            greedy_total += placement.size();
-          } else if (options_.optimizer == Optimizer::lazy) {
-            const auto result = place_reduce_noise_lazy(program, options_.parameters, lazy_options(program, start, log));
-            placement = result.reduce_after;
-            greedy_total += result.greedy_count;
-            lazy_inserted += static_cast<double>(result.reduce_after.size());
-            lazy_bound += result.best_bound;
-            if (result.status != PlacementStatus::optimal) status = "feasible";
-          } else {
-            const auto result = place_reduce_noise_ilp(program, options_.parameters, ilp_options(program, start, log));
-            placement = result.reduce_after;
-            greedy_total += result.greedy_count;
-            if (result.outcome == IlpOutcome::greedy_fallback) {
-              status = "greedy fallback (" + result.message + ")";
-            } else if (result.outcome == IlpOutcome::feasible && status == "optimal") {
-              std::ostringstream text;
-              text << "feasible, gap " << std::fixed << std::setprecision(1) << 100.0 * result.gap << "% (bound "
-                   << result.best_bound << ")";
-              status = text.str();
-            }
-          }
+          const auto result = place_reduce_noise(program, options_.parameters, placement_options(program, start, log));
+          placement = result.reduce_after;
+          greedy_total += result.greedy_count;
+          bound_total += result.best_bound;
+          all_optimal = all_optimal && result.status == PlacementStatus::optimal;
+          if (result.status == PlacementStatus::fallback && fallback.empty()) fallback = result.message;
         } catch (const PlacementError& e) {
           throw ir::IrError(placement_diagnostic(module, program, e));
         }
@@ -314,59 +293,53 @@ class NoisyDriver {
       inserted += placement.size();
       (void)apply_reduce_noise(fn, dialect_, placement);
     }
-    if (options_.optimizer == Optimizer::lazy && status != "optimal") {
-      std::ostringstream text;
-      const double gap = lazy_inserted > 0.0 ? (lazy_inserted - lazy_bound) / lazy_inserted : 0.0;
-      text << "feasible, gap " << std::fixed << std::setprecision(1) << 100.0 * gap << "% (bound "
-           << std::setprecision(0) << lazy_bound << ")";
-      status = text.str();
+    std::ostringstream status;
+    if (greedy) {
+      status << "greedy";
+    } else if (!fallback.empty()) {
+      status << "greedy fallback (" << fallback << ")";
+    } else if (all_optimal) {
+      status << "optimal";
+    } else {
+      const double total = static_cast<double>(inserted);
+      const double gap = total > 0.0 ? (total - bound_total) / total : 0.0;
+      status << "feasible, gap " << std::fixed << std::setprecision(1) << 100.0 * gap << "% (bound "
+             << std::setprecision(0) << bound_total << ")";
     }
     const double seconds = std::chrono::duration<double>(clock::now() - start).count();
     std::ostringstream line;
     line << "noisy-reduce-noise: inserted " << inserted << " reduce_noise op" << (inserted == 1 ? "" : "s");
-    if (options_.optimizer != Optimizer::greedy) line << " (greedy: " << greedy_total << ")";
-    line << " in " << functions << " function" << (functions == 1 ? "" : "s") << ", " << status << ", "
+    if (!greedy) line << " (greedy: " << greedy_total << ")";
+    line << " in " << functions << " function" << (functions == 1 ? "" : "s") << ", " << status.str() << ", "
          << std::fixed << std::setprecision(3) << seconds << " s\n";
     log << line.str();
   }
 
-  [[nodiscard]] LazyPlacementOptions lazy_options(const IrNoisyProgram& program,
-                                                  std::chrono::steady_clock::time_point start, std::ostream& log) const {
-    LazyPlacementOptions o;
+  // The options of `place_reduce_noise` for one function: the strategy, the
+  // time left, LP names, and one progress line a second on `log`.
+  [[nodiscard]] PlacementOptions placement_options(const IrNoisyProgram& program, std::chrono::steady_clock::time_point start,
+                                                   std::ostream& log) const {
+    PlacementOptions o;
+    o.strategy = options_.strategy;
     o.time_limit_seconds = lp::inf;
     if (options_.time_limit_seconds < lp::inf) {
       const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       o.time_limit_seconds = std::max(0.0, options_.time_limit_seconds - used);
     }
+    o.ilp.name = [&program](std::size_t v) { return value_stem(program.function(), static_cast<ir::ValueId>(v)); };
     const std::string function = program.function().name;
     auto last = std::make_shared<double>(0.0);
-    o.progress = [&log, function, last](const LazyProgress& p) {
+    o.progress = [&log, function, last](const PlacementProgress& p) {
       if (p.elapsed_seconds < *last + 1.0) return;  // at most one line a second
       *last = p.elapsed_seconds;
       std::ostringstream line;
-      line << "noisy-reduce-noise: @" << function << " round " << p.round << ": best " << p.incumbent << ", bound "
-           << p.bound << ", " << p.cuts << " cuts, " << std::fixed << std::setprecision(1) << p.elapsed_seconds << " s\n";
-      log << line.str() << std::flush;
-    };
-    return o;
-  }
-
-  [[nodiscard]] IlpOptions ilp_options(const IrNoisyProgram& program, std::chrono::steady_clock::time_point start,
-                                       std::ostream& log) const {
-    IlpOptions o;
-    if (options_.time_limit_seconds < lp::inf) {
-      const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      o.time_limit_seconds = std::max(0.0, options_.time_limit_seconds - used);
-    }
-    o.name = [&program](std::size_t v) { return value_stem(program.function(), static_cast<ir::ValueId>(v)); };
-    const std::string function = program.function().name;
-    o.progress = [&log, function](int level, const lp::MipProgress& p) {
-      if (p.elapsed_seconds < 1.0) return;
-      std::ostringstream line;
-      line << "noisy-reduce-noise: @" << function << " ILP level " << level << " ("
-           << (level == 1 ? "inserted ops" : "total noise") << "): best " << p.incumbent << ", bound " << p.bound;
-      if (!std::isnan(p.gap)) line << ", gap " << std::fixed << std::setprecision(1) << 100.0 * p.gap << "%";
-      line << ", " << p.nodes << " nodes, " << std::fixed << std::setprecision(1) << p.elapsed_seconds << " s\n";
+      line << "noisy-reduce-noise: @" << function << " level " << p.level << " ("
+           << (p.level == 1 ? "inserted ops" : "total noise") << "): best " << p.incumbent << ", bound " << p.bound;
+      if (p.incumbent > 0.0 && p.bound <= p.incumbent)
+        line << ", gap " << std::fixed << std::setprecision(1) << 100.0 * (p.incumbent - p.bound) / p.incumbent << "%";
+      if (p.round > 0) line << ", round " << p.round << ", " << p.cuts << " cuts";
+      if (p.nodes > 0) line << ", " << p.nodes << " nodes";
+      line << ", " << std::fixed << std::setprecision(1) << p.elapsed_seconds << " s\n";
       log << line.str() << std::flush;
     };
     return o;

@@ -7,13 +7,23 @@
 /// every op whose noise exceeds `initial` gives every value the least noise
 /// any placement can give it (the transfers are monotone), so the program can
 /// be made legal iff that best case is legal.
+///
+/// It also holds the one vocabulary of `place_reduce_noise`
+/// (`place_reduce_noise.hpp`): its options (`PlacementOptions`, with the
+/// strategy and each strategy's tuning), its progress reports and its one
+/// result type (`PlacementResult`: the placement, optimal / feasible /
+/// fallback, the bound, the gap, greedy's count and the statistics).
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <kildall/noisy/hitting_set.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
 #include <kildall/noisy/noise_model.hpp>
 #include <kildall/noisy/program_concept.hpp>
@@ -41,6 +51,153 @@ class PlacementError : public std::runtime_error {
   std::size_t vertex_index_;
   NoisyOp kind_;
   std::string reason_;
+};
+
+/// Which optimizer `place_reduce_noise` runs.
+enum class PlacementStrategy : std::uint8_t {
+  lazy,    ///< optimal at scale (the default): frontier dynamic program, else lazy cover cuts; certified gap at the time limit
+  ilp,     ///< the article's model, solved by GLPK; greedy as the fallback
+  greedy,  ///< the article's baseline
+};
+
+/// The strategy's name ("lazy", "ilp", "greedy").
+[[nodiscard]] constexpr const char* to_string(PlacementStrategy strategy) noexcept {
+  constexpr const char* names[] = {"lazy", "ilp", "greedy"};
+  const auto i = static_cast<std::size_t>(strategy);
+  return i < std::size(names) ? names[i] : "?";
+}
+
+/// How a placement search ended.
+enum class PlacementStatus : std::uint8_t {
+  optimal,   ///< proven to insert the fewest reduce_noise ops
+  feasible,  ///< legal, not proven optimal: see `best_bound` and `gap`
+  fallback,  ///< the optimizer gave no usable answer: the greedy placement, `message` says why
+};
+
+/// "optimal", "feasible" or "fallback".
+[[nodiscard]] constexpr const char* to_string(PlacementStatus status) noexcept {
+  constexpr const char* names[] = {"optimal", "feasible", "fallback"};
+  const auto i = static_cast<std::size_t>(status);
+  return i < std::size(names) ? names[i] : "?";
+}
+
+/// One progress report of `place_reduce_noise` (lazy: after a round; ilp:
+/// from GLPK's branch-and-bound, at most once per `progress_interval_seconds`).
+struct PlacementProgress {
+  int level = 1;                ///< 1: the number of reductions; 2: the total noise (the tie-break).
+  std::size_t round = 0;        ///< Lazy rounds so far (0 for the ilp).
+  double incumbent = 0.0;       ///< Objective of the best legal placement (NaN if none yet).
+  double bound = 0.0;           ///< Best proven lower bound.
+  std::size_t cuts = 0;         ///< Cover cuts so far (lazy).
+  std::size_t nodes = 0;        ///< Branch-and-bound nodes so far (ilp).
+  double elapsed_seconds = 0.0; ///< Since the call started.
+};
+
+/// How `max` (add/sub, block arguments) enters the article's model (ilp).
+enum class MaxEncoding : std::uint8_t {
+  /// The builder's exact `max_of` (a selector binary per max with two live
+  /// candidates): every noise variable equals the noise.
+  exact,
+  /// Only `max >= each candidate` (no binary): noise variables are upper
+  /// bounds, which admits exactly the same placements (the transfers are
+  /// monotone) and level 2 presses them down to the noise. Fewer binaries.
+  upper_bound,
+};
+
+/// Tuning of the lazy strategy (`lazy_placement.hpp`).
+struct LazyTuning {
+  /// Most master/oracle rounds.
+  std::size_t max_rounds = 100000;
+  /// Improve placements by `repair_placement` + `drop_redundant_reductions` (acyclic programs).
+  bool local_search = true;
+  /// Derive two cuts per violation (pruned towards and away from the violating
+  /// op). Off by default: on the random DAGs it changed neither the
+  /// rounds nor the time (docs/performance.md).
+  bool two_cuts_per_violation = false;
+  /// The master's hitting-set solver (decomposition, enumeration, frontier DP).
+  HittingSetOptions master;
+  /// Largest layer of the program's frontier dynamic program (`frontier_placement.hpp`),
+  /// tried first on acyclic programs, for at most half the time limit (0: never).
+  std::size_t program_frontier_states = 1u << 16;
+  /// Largest layer of the frontier DP that breaks the tie among placements
+  /// with the proven fewest reductions (`prefer_early`; 0: never).
+  std::size_t tie_break_states = 1u << 16;
+};
+
+/// Tuning of the ilp strategy (`ilp_placement.hpp`).
+struct IlpTuning {
+  /// Wall-clock budget of level 2 (the tie-break), seconds; negative: as long
+  /// as level 1 took, at least one second. When it runs out, the best level-2
+  /// point found so far is used (the count stays optimal).
+  double tie_break_seconds = -1.0;
+  /// Warm start level 1 from the greedy placement: an incumbent from the
+  /// start, but GLPK then solves without its MIP presolver, which was slower
+  /// in the measurements of docs/performance.md; off by default.
+  bool warm_start = false;
+  /// How max enters the model (see `MaxEncoding`).
+  MaxEncoding max_encoding = MaxEncoding::exact;
+  /// Tolerance of the independent solution check.
+  double check_tolerance = 1e-6;
+  /// Name stem of vertex `index` in the model (LP files); default `v<index>`.
+  std::function<std::string(std::size_t index)> name;
+};
+
+/// Options of `place_reduce_noise`: one set for every strategy.
+struct PlacementOptions {
+  /// The optimizer.
+  PlacementStrategy strategy = PlacementStrategy::lazy;
+  /// Wall-clock limit of the whole call, seconds (lazy: then the best legal
+  /// placement with its certified gap; ilp: both levels).
+  double time_limit_seconds = 60.0;
+  /// Stop when (inserted - bound) / inserted <= this (0: prove optimality).
+  double relative_gap = 0.0;
+  /// The second objective: among placements with the fewest reductions,
+  /// the one with the least total noise (reductions as early as possible).
+  bool prefer_early = true;
+  /// Called with progress reports (see `PlacementProgress`).
+  std::function<void(const PlacementProgress&)> progress;
+  /// Minimum time between two progress calls of the ilp, seconds.
+  double progress_interval_seconds = 1.0;
+  /// Tuning of the lazy strategy.
+  LazyTuning lazy;
+  /// Tuning of the ilp strategy.
+  IlpTuning ilp;
+};
+
+/// Counters and timings of a `place_reduce_noise` call (zero where a
+/// strategy has no such thing).
+struct PlacementStatistics {
+  std::size_t reducible_ops = 0;     ///< add/sub/mul ops of the program.
+  std::size_t binaries = 0;          ///< Binaries of the model (ilp) or ops in some cut (lazy's master).
+  std::size_t variables = 0;         ///< Variables of the article's model (ilp).
+  std::size_t constraints = 0;       ///< Rows of the article's model (ilp).
+  std::size_t fixed = 0;             ///< Ops fixed by one-op cuts (lazy).
+  std::size_t cuts = 0;              ///< Cover cuts (lazy).
+  std::size_t rounds = 0;            ///< Master/oracle rounds (lazy).
+  std::size_t parts = 0;             ///< Independent parts of the last master (lazy).
+  std::size_t largest_part = 0;      ///< Ops of its largest part (lazy).
+  std::size_t mip_solves = 0;        ///< GLPK solves.
+  std::size_t dp_solves = 0;         ///< Master parts solved by the hitting-set frontier DP (lazy).
+  std::size_t frontier_states = 0;   ///< Largest layer of the program's frontier DP (0: not run).
+  bool frontier_exact = false;       ///< The program's frontier DP finished (both levels exact).
+  std::uint64_t total_noise = 0;     ///< The second objective of the returned placement.
+  bool tie_break_optimal = false;    ///< The total noise is proven least among the fewest reductions.
+  double seconds_first_legal = 0.0;  ///< Time to the first legal placement.
+  double seconds_optimal = std::numeric_limits<double>::quiet_NaN();  ///< Time to the proof (NaN if none).
+  double seconds_in_glpk = 0.0;      ///< Time spent in GLPK.
+  double seconds = 0.0;              ///< Whole call.
+};
+
+/// The one result of `place_reduce_noise`.
+template <class V>
+struct PlacementResult {
+  std::vector<V> reduce_after;  ///< The ops after which to insert reduce_noise, in vertex order (legal).
+  PlacementStatus status = PlacementStatus::feasible;  ///< Proven optimal, feasible, or the greedy fallback.
+  double best_bound = 0.0;      ///< Proven lower bound of the fewest reductions of any legal placement.
+  double gap = 0.0;             ///< (inserted - best_bound) / inserted (0 when optimal or nothing inserted).
+  std::size_t greedy_count = 0; ///< Reductions of the greedy placement.
+  PlacementStatistics statistics;  ///< Counters and timings.
+  std::string message;          ///< Why the search stopped (or fell back).
 };
 
 /// The placement `reduce_after` as a mask indexed by `vertex_index`.
