@@ -34,7 +34,7 @@ TEST_CASE("docs/ir.md: a dialect op plugs in through its OpDefinition") {
   OpDefinition add;
   add.name = "noisy.add";
   add.format = OpFormat::binary;                    // `%a, %b : T` -> T
-  add.verify = [noisy](const Function& fn, OpId op) -> std::optional<std::string> {
+  add.verify = [noisy](const Function& fn, OpId op, const OpRegistry&) -> std::optional<std::string> {
     for (const ValueId v : fn.operands_of(op))
       if (fn.values[v].type != noisy) return std::string("operands must be !noisy.i32");
     return std::nullopt;

@@ -48,6 +48,9 @@ TEST_CASE("every built-in op has one record, under its op code, found by its nam
     CHECK(defs[code].terminator == (control && !is(code, BuiltinOp::call)));
     CHECK(static_cast<bool>(defs[code].eval) == !control);         // control flow is structure
     CHECK(static_cast<bool>(defs[code].infer_ranges) == !control);  // every value op has a range transfer
+    // Type rules live in the records too, but for the ops the parser's format already types.
+    const bool typed_by_format = control || is(code, BuiltinOp::constant) || is(code, BuiltinOp::select);
+    CHECK(static_cast<bool>(defs[code].verify) == !typed_by_format);
   }
   CHECK(registry.find_op("arith.addi") == code_of(BuiltinOp::addi));
   CHECK(registry.find_op("arith.select") == code_of(BuiltinOp::select));

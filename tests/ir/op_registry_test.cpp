@@ -52,7 +52,7 @@ ToyNoisy register_toy_noisy(OpRegistry& registry) {
     def.infer_ranges = std::move(ranges);
     return registry.add_op(std::move(def));
   };
-  const auto noisy_operands = [noisy](const Function& fn, OpId op) -> std::optional<std::string> {
+  const auto noisy_operands = [noisy](const Function& fn, OpId op, const OpRegistry&) -> std::optional<std::string> {
     for (const ValueId v : fn.operands_of(op))
       if (fn.values[v].type != noisy) return std::string("operands must be !noisy.i32");
     return std::nullopt;
@@ -69,7 +69,7 @@ ToyNoisy register_toy_noisy(OpRegistry& registry) {
         out[0] = in[0];
         return EvalStatus::success();
       },
-      [noisy](const Function& fn, OpId op) -> std::optional<std::string> {
+      [noisy](const Function& fn, OpId op, const OpRegistry&) -> std::optional<std::string> {
         if (fn.values[fn.operands_of(op)[0]].type != Type::integer(5)) return std::string("expects an i5 operand");
         if (fn.values[fn.result(op)].type != noisy) return std::string("produces !noisy.i32");
         return std::nullopt;

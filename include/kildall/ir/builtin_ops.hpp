@@ -25,6 +25,7 @@
 #include <kildall/ir/arith.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_definition.hpp>
+#include <kildall/ir/op_registry.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/lattice/interval_transfer.hpp>
 
@@ -92,11 +93,25 @@ namespace detail {
   return false;
 }
 
+/// `'<type>'` as the registry spells it (messages).
+[[nodiscard]] inline std::string quoted_type(const OpRegistry& registry, Type t) {
+  return "'" + registry.type_name(t) + "'";
+}
+
+/// Verification of an op whose first operand must be a signless integer or `index`.
+[[nodiscard]] inline std::optional<std::string> verify_integer_like_operand(const Function& fn, OpId op,
+                                                                            const OpRegistry& registry) {
+  const Type t = fn.values[fn.operands_of(op)[0]].type;
+  if (t.is_integer_like()) return std::nullopt;
+  return "operand must be signless-integer-like, but got " + quoted_type(registry, t);
+}
+
 /// The record of a two-operand `arith` op.
 [[nodiscard]] inline OpDefinition binary_arith_definition(const BinaryArithRecord& r) {
   OpDefinition def;
   def.name = std::string(r.name);
   def.format = OpFormat::binary;
+  def.verify = verify_integer_like_operand;
   const OpCode code = code_of(r.code);
   def.eval = [code](const Function& fn, OpId op, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
     const ArithResult result = evaluate_binary(code, result_width(fn, op), in[0], in[1]);
@@ -122,13 +137,27 @@ namespace detail {
   return def;
 }
 
-/// The record of a cast (`extsi`, `extui`, `trunci`) with range transfer `infer`.
+/// The record of a cast (`extsi`, `extui`, `trunci`) with range transfer `infer`: between
+/// signless integers, to a wider type (`widens`) or a narrower one.
 [[nodiscard]] inline OpDefinition cast_definition(BuiltinOp op_code, std::string name,
                                                   Interval (*infer)(const Interval&, unsigned)) {
   OpDefinition def;
   def.name = std::move(name);
   def.format = OpFormat::cast_to;
   const OpCode code = code_of(op_code);
+  const bool widens = op_code != BuiltinOp::trunci;
+  def.verify = [widens](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
+    const Type from = fn.values[fn.operands_of(op)[0]].type, to = fn.values[fn.ops[op].result_begin].type;
+    if (!from.is_integer()) return "operand must be a signless integer, but got " + quoted_type(registry, from);
+    if (!to.is_integer()) return "result must be a signless integer, but got " + quoted_type(registry, to);
+    if (widens && to.width() <= from.width())
+      return "result type " + quoted_type(registry, to) + " must be wider than operand type " +
+             quoted_type(registry, from);
+    if (!widens && to.width() >= from.width())
+      return "result type " + quoted_type(registry, to) + " must be narrower than operand type " +
+             quoted_type(registry, from);
+    return std::nullopt;
+  };
   def.eval = [code](const Function& fn, OpId op, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
     const unsigned from = fn.values[fn.operands_of(op)[0]].type.width();
     out[0] = evaluate_cast(code, from, result_width(fn, op), in[0]);
@@ -140,13 +169,6 @@ namespace detail {
   return def;
 }
 
-/// The spelling of an integer-like type in a built-in op's message (`i32`, `index`).
-[[nodiscard]] inline std::string integer_type_text(Type t) {
-  if (t.is_index()) return "'index'";
-  if (t.is_integer()) return "'i" + std::to_string(t.width()) + "'";
-  return "a type that is not a signless integer";
-}
-
 /// The record of `arith.index_cast` (`sign_extends`) or `arith.index_castui`: between a signless
 /// integer and `index` (64 bits here), extending the narrower side (by its sign bit, or with
 /// zeros) or truncating the wider one.
@@ -154,11 +176,11 @@ namespace detail {
   OpDefinition def;
   def.name = std::move(name);
   def.format = OpFormat::cast_to;
-  def.verify = [](const Function& fn, OpId op) -> std::optional<std::string> {
+  def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
     const Type from = fn.values[fn.operands_of(op)[0]].type, to = fn.values[fn.ops[op].result_begin].type;
     if ((from.is_index() && to.is_integer()) || (from.is_integer() && to.is_index())) return std::nullopt;
-    return "casts between a signless integer and 'index', not from " + integer_type_text(from) + " to " +
-           integer_type_text(to);
+    return "casts between a signless integer and 'index', not from " + quoted_type(registry, from) + " to " +
+           quoted_type(registry, to);
   };
   def.eval = [sign_extends](const Function& fn, OpId op, std::span<const std::uint64_t> in,
                             std::span<std::uint64_t> out) {
@@ -196,6 +218,7 @@ namespace detail {
   OpDefinition def;
   def.name = "arith.cmpi";
   def.format = OpFormat::compare;
+  def.verify = verify_integer_like_operand;
   const auto predicate_of = [](const Function& fn, OpId op) { return static_cast<CmpPredicate>(fn.ops[op].imm); };
   def.eval = [predicate_of](const Function& fn, OpId op, std::span<const std::uint64_t> in,
                             std::span<std::uint64_t> out) {

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/types.hpp>
@@ -25,6 +26,7 @@ namespace kildall::ir {
 
 class OpAsmParser;
 class OpAsmPrinter;
+class OpRegistry;
 struct OperationState;
 
 /// Op codes of the built-in ops, in registration order.
@@ -70,8 +72,9 @@ struct EvalStatus {
 using ParseHook = std::function<void(OpAsmParser&, OperationState&)>;
 /// Prints what follows the op name (custom format).
 using PrintHook = std::function<void(OpAsmPrinter&, const Function&, OpId)>;
-/// Op-specific verification: returns an error message, or nothing if valid.
-using VerifyHook = std::function<std::optional<std::string>(const Function&, OpId)>;
+/// Op-specific verification: returns an error message, or nothing if valid. `registry` is the
+/// op table of the module (for the spelling of types in messages: `registry.type_name(t)`).
+using VerifyHook = std::function<std::optional<std::string>(const Function&, OpId, const OpRegistry& registry)>;
 /// Interpreter semantics: operand bit patterns in, result bit patterns out
 /// (integer-like values are zero-extended to 64 bits; dialect types choose their own encoding).
 using EvalHook = std::function<EvalStatus(const Function&, OpId, std::span<const std::uint64_t> operands,
@@ -129,5 +132,9 @@ struct OpDefinition {
   /// their states when the choice is unknown.
   std::uint32_t selects_from = 0;
 };
+
+/// The records of the built-in ops, indexed by `BuiltinOp` (defined in builtin_ops.hpp, which
+/// op_registry.hpp includes).
+[[nodiscard]] inline std::vector<OpDefinition> builtin_op_definitions();
 
 }  // namespace kildall::ir

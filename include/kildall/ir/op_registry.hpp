@@ -20,7 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include <kildall/ir/builtin_ops.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_definition.hpp>
 #include <kildall/ir/types.hpp>
@@ -132,3 +131,6 @@ class OpRegistry {
 };
 
 }  // namespace kildall::ir
+
+// The built-in ops' records (their verify hooks spell types through a complete `OpRegistry`).
+#include <kildall/ir/builtin_ops.hpp>

@@ -77,21 +77,9 @@ inline void verify_function(const Module& module, const Function& fn,
                           ", which has type " + type_name(expected));
       }
     }
-    const auto require_integer_like = [&](Type t) {
-      if (!t.is_integer_like()) op_fail(op, "operand must be signless-integer-like, but got " + type_name(t));
-    };
-    if (is_binary_arith(o.code) || is(o.code, BuiltinOp::cmpi)) {
-      require_integer_like(type_of(operands[0]));
-    } else if (is_cast(o.code)) {
-      const Type from = type_of(operands[0]), to = type_of(o.result_begin);
-      if (!from.is_integer()) op_fail(op, "operand must be a signless integer, but got " + type_name(from));
-      if (!to.is_integer()) op_fail(op, "result must be a signless integer, but got " + type_name(to));
-      const bool widen = !is(o.code, BuiltinOp::trunci);
-      if (widen && to.width() <= from.width())
-        op_fail(op, "result type " + type_name(to) + " must be wider than operand type " + type_name(from));
-      if (!widen && to.width() >= from.width())
-        op_fail(op, "result type " + type_name(to) + " must be narrower than operand type " + type_name(from));
-    } else if (is(o.code, BuiltinOp::return_)) {
+    // An op's own rules are its record's `verify` (below); returns and calls check the
+    // function's signature and the module's symbols.
+    if (is(o.code, BuiltinOp::return_)) {
       if (operands.size() != fn.result_types.size())
         op_fail(op, "has " + std::to_string(operands.size()) + " operand(s), but the function returns " +
                         std::to_string(fn.result_types.size()) + " value(s)");
@@ -120,7 +108,7 @@ inline void verify_function(const Module& module, const Function& fn,
                           ", but '@" + callee.name + "' returns " + type_name(callee.result_types[i]));
     }
     if (const VerifyHook& hook = registry.op(o.code).verify) {
-      if (auto message = hook(fn, op)) op_fail(op, *message);
+      if (auto message = hook(fn, op, registry)) op_fail(op, *message);
     }
   }
   // Dominance.

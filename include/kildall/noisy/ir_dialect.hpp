@@ -83,7 +83,9 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
   d.type = registry.add_type("noisy.i32");
   const ir::Type noisy = d.type;
   // Not `"'" + name`: GCC 12 at -O3 warns falsely on it (-Wrestrict, GCC PR 105329).
-  const auto type_text = [&registry](ir::Type t) { return std::string("'").append(registry.type_name(t)).append("'"); };
+  const auto type_text = [](const ir::OpRegistry& types, ir::Type t) {
+    return std::string("'").append(types.type_name(t)).append("'");
+  };
   const auto plain_ok = [](ir::Type t) { return t.is_integer() && t.width() <= noisy_integer_width; };
   const std::uint64_t mask = ir::width_mask(noisy_integer_width);
 
@@ -91,9 +93,9 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
     ir::OpDefinition def;
     def.name = name;
     def.format = ir::OpFormat::binary;
-    def.verify = [noisy, type_text](const ir::Function& fn, ir::OpId op) -> std::optional<std::string> {
+    def.verify = [noisy, type_text](const ir::Function& fn, ir::OpId op, const ir::OpRegistry& types) -> std::optional<std::string> {
       const ir::Type t = fn.values[fn.result(op)].type;
-      if (t != noisy) return "operands and result must have type '!noisy.i32', but got " + type_text(t);
+      if (t != noisy) return "operands and result must have type '!noisy.i32', but got " + type_text(types, t);
       return std::nullopt;
     };
     def.eval = [compute, mask](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in,
@@ -110,9 +112,9 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
   ir::OpDefinition reduce;
   reduce.name = "noisy.reduce_noise";
   reduce.format = ir::OpFormat::unary;
-  reduce.verify = [noisy, type_text](const ir::Function& fn, ir::OpId op) -> std::optional<std::string> {
+  reduce.verify = [noisy, type_text](const ir::Function& fn, ir::OpId op, const ir::OpRegistry& types) -> std::optional<std::string> {
     const ir::Type t = fn.values[fn.result(op)].type;
-    if (t != noisy) return "operand and result must have type '!noisy.i32', but got " + type_text(t);
+    if (t != noisy) return "operand and result must have type '!noisy.i32', but got " + type_text(types, t);
     return std::nullopt;
   };
   reduce.eval = [](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
@@ -124,11 +126,11 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
   ir::OpDefinition encode;
   encode.name = "noisy.encode";
   encode.format = ir::OpFormat::cast_arrow;
-  encode.verify = [noisy, type_text, plain_ok](const ir::Function& fn, ir::OpId op) -> std::optional<std::string> {
+  encode.verify = [noisy, type_text, plain_ok](const ir::Function& fn, ir::OpId op, const ir::OpRegistry& types) -> std::optional<std::string> {
     const ir::Type from = fn.values[fn.operands_of(op)[0]].type;
     const ir::Type to = fn.values[fn.result(op)].type;
-    if (!plain_ok(from)) return "operand must be an integer of at most 32 bits, but got " + type_text(from);
-    if (to != noisy) return "result must have type '!noisy.i32', but got " + type_text(to);
+    if (!plain_ok(from)) return "operand must be an integer of at most 32 bits, but got " + type_text(types, from);
+    if (to != noisy) return "result must have type '!noisy.i32', but got " + type_text(types, to);
     return std::nullopt;
   };
   encode.eval = [mask](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
@@ -140,11 +142,11 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
   ir::OpDefinition decode;
   decode.name = "noisy.decode";
   decode.format = ir::OpFormat::cast_arrow;
-  decode.verify = [noisy, type_text, plain_ok](const ir::Function& fn, ir::OpId op) -> std::optional<std::string> {
+  decode.verify = [noisy, type_text, plain_ok](const ir::Function& fn, ir::OpId op, const ir::OpRegistry& types) -> std::optional<std::string> {
     const ir::Type from = fn.values[fn.operands_of(op)[0]].type;
     const ir::Type to = fn.values[fn.result(op)].type;
-    if (from != noisy) return "operand must have type '!noisy.i32', but got " + type_text(from);
-    if (!plain_ok(to)) return "result must be an integer of at most 32 bits, but got " + type_text(to);
+    if (from != noisy) return "operand must have type '!noisy.i32', but got " + type_text(types, from);
+    if (!plain_ok(to)) return "result must be an integer of at most 32 bits, but got " + type_text(types, to);
     return std::nullopt;
   };
   decode.eval = [](const ir::Function& fn, ir::OpId op, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
