@@ -185,7 +185,7 @@ class SccpProblem {
     std::span<T> span() { return {data(), size_}; }
 
    private:
-    std::array<T, 8> inline_{};
+    std::array<T, 8> inline_;  // written before read: not zeroed
     std::vector<T> heap_;
     std::size_t size_;
   };
