@@ -224,7 +224,7 @@ TEST_CASE("docs/lattices.md: ReducedProduct") {
   CHECK(v.get<0>() == SignL(Sign::zero));
   CHECK(v.get<1>() == ParityL(Parity::even));
   // (0, odd) is empty: reduced to bottom in both components.
-  const SignParity empty(SignL(Sign::zero), ParityL(Parity::odd));
+  const SignParity empty = SignParity(SignL(Sign::zero), ParityL(Parity::odd));
   CHECK(empty.get<0>().is_bottom());
   CHECK(empty.get<1>().is_bottom());
   // A non-zero sign leaves the parity alone.

@@ -87,7 +87,7 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
     return std::string("'").append(types.type_name(t)).append("'");
   };
   const auto plain_ok = [](ir::Type t) { return t.is_integer() && t.width() <= noisy_integer_width; };
-  const std::uint64_t mask = ir::width_mask(noisy_integer_width);
+  static constexpr std::uint64_t mask = ir::width_mask(noisy_integer_width);
 
   const auto arithmetic = [&](const char* name, auto compute) {
     ir::OpDefinition def;
@@ -98,7 +98,7 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
       if (t != noisy) return "operands and result must have type '!noisy.i32', but got " + type_text(types, t);
       return std::nullopt;
     };
-    def.eval = [compute, mask](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in,
+    def.eval = [compute](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in,
                                std::span<std::uint64_t> out) {
       out[0] = compute(in[0], in[1]) & mask;
       return ir::EvalStatus::success();
@@ -133,7 +133,7 @@ inline IrDialect register_noisy_dialect(ir::OpRegistry& registry) {
     if (to != noisy) return "result must have type '!noisy.i32', but got " + type_text(types, to);
     return std::nullopt;
   };
-  encode.eval = [mask](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
+  encode.eval = [](const ir::Function&, ir::OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
     out[0] = in[0] & mask;
     return ir::EvalStatus::success();
   };

@@ -703,7 +703,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// dependents over the union. False (status `invalid_input`) when the
   /// shape names a value or block outside its own numbering.
   bool use_shape(Result& r) {
-    auto extra = [this] {
+    auto extra = [&] {  // `this` only when the problem has extra operands
       if constexpr (HasExtraOperands<P, Value>) {
         return [this](const Value& v, auto&& add) {
           for (const auto& x : p_.extra_operands(v)) {
