@@ -35,6 +35,20 @@ std::optional<std::uint64_t> run(const OpDefinition& def, const Function& fn, Op
   return out[0];
 }
 
+/// Calls `check(def, w, values, type)` for every two-operand `arith` op at widths 1..3
+/// (`values` = 2^w, `type` = "iw").
+template <class Check>
+void for_each_binary_op_and_width(const OpRegistry& registry, Check&& check) {
+  for (const auto& record : binary_arith_ops) {
+    const OpDefinition& def = registry.op(code_of(record.code));
+    for (unsigned w = 1; w <= 3; ++w) {
+      CAPTURE(def.name);
+      CAPTURE(w);
+      check(def, w, std::uint64_t{1} << w, "i" + std::to_string(w));
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("every built-in op has one record, under its op code, found by its name") {
@@ -59,42 +73,36 @@ TEST_CASE("every built-in op has one record, under its op code, found by its nam
 
 TEST_CASE("a binary op's fold holds for every value of its unknown operand") {
   const OpRegistry& registry = OpRegistry::builtins();
-  for (const auto& record : binary_arith_ops) {
-    const OpDefinition& def = registry.op(code_of(record.code));
-    for (unsigned w = 1; w <= 3; ++w) {
-      const std::string type = "i" + std::to_string(w);
-      const std::uint64_t values = std::uint64_t{1} << w;
-      CAPTURE(def.name);
-      CAPTURE(w);
-      {  // one side known
-        const Module m = module_of(registry, def.name + " %x, %y : " + type, type);
-        const Function& fn = m.functions[0];
-        const OpId op = first_op(fn);
-        for (std::uint64_t k = 0; k < values; ++k) {
-          for (const int side : {0, 1}) {
-            const std::uint64_t* known[2] = {side == 0 ? &k : nullptr, side == 1 ? &k : nullptr};
-            const std::optional<Folded> folded = def.fold(fn, op, known);
-            if (!folded) continue;
-            REQUIRE(folded->kind == Folded::Kind::constant);
-            for (std::uint64_t x = 0; x < values; ++x) {
-              const auto result = side == 0 ? run(def, fn, op, k, x) : run(def, fn, op, x, k);
-              REQUIRE(result.has_value());  // a folded op is never undefined
-              CHECK(*result == folded->bits);
-            }
+  for_each_binary_op_and_width(registry, [&](const OpDefinition& def, unsigned, std::uint64_t values,
+                                             const std::string& type) {
+    {  // one side known
+      const Module m = module_of(registry, def.name + " %x, %y : " + type, type);
+      const Function& fn = m.functions[0];
+      const OpId op = first_op(fn);
+      for (std::uint64_t k = 0; k < values; ++k) {
+        for (const int side : {0, 1}) {
+          const std::uint64_t* known[2] = {side == 0 ? &k : nullptr, side == 1 ? &k : nullptr};
+          const std::optional<Folded> folded = def.fold(fn, op, known);
+          if (!folded) continue;
+          REQUIRE(folded->kind == Folded::Kind::constant);
+          for (std::uint64_t x = 0; x < values; ++x) {
+            const auto result = side == 0 ? run(def, fn, op, k, x) : run(def, fn, op, x, k);
+            REQUIRE(result.has_value());  // a folded op is never undefined
+            CHECK(*result == folded->bits);
           }
         }
       }
-      {  // the same value on both sides, nothing known
-        const Module m = module_of(registry, def.name + " %x, %x : " + type, type);
-        const Function& fn = m.functions[0];
-        const OpId op = first_op(fn);
-        const std::uint64_t* known[2] = {nullptr, nullptr};
-        if (const std::optional<Folded> folded = def.fold(fn, op, known)) {
-          for (std::uint64_t x = 0; x < values; ++x) CHECK(run(def, fn, op, x, x) == folded->bits);
-        }
+    }
+    {  // the same value on both sides, nothing known
+      const Module m = module_of(registry, def.name + " %x, %x : " + type, type);
+      const Function& fn = m.functions[0];
+      const OpId op = first_op(fn);
+      const std::uint64_t* known[2] = {nullptr, nullptr};
+      if (const std::optional<Folded> folded = def.fold(fn, op, known)) {
+        for (std::uint64_t x = 0; x < values; ++x) CHECK(run(def, fn, op, x, x) == folded->bits);
       }
     }
-  }
+  });
 }
 
 TEST_CASE("the folds that decide something: x - x, x * 0, x | ~0, cmpi x, x, select on a known condition") {
@@ -120,29 +128,23 @@ TEST_CASE("the folds that decide something: x - x, x * 0, x | ~0, cmpi x, x, sel
 
 TEST_CASE("a binary op's range transfer contains its result for every pair of members") {
   const OpRegistry& registry = OpRegistry::builtins();
-  for (const auto& record : binary_arith_ops) {
-    const OpDefinition& def = registry.op(code_of(record.code));
-    for (unsigned w = 1; w <= 3; ++w) {
-      const std::string type = "i" + std::to_string(w);
-      const std::uint64_t values = std::uint64_t{1} << w;
-      const Module m = module_of(registry, def.name + " %x, %y : " + type, type);
-      const Function& fn = m.functions[0];
-      const OpId op = first_op(fn);
-      CAPTURE(def.name);
-      CAPTURE(w);
-      // Every pair of unsigned intervals [alo, ahi] x [blo, bhi].
-      for (std::uint64_t alo = 0; alo < values; ++alo)
-        for (std::uint64_t ahi = alo; ahi < values; ++ahi)
-          for (std::uint64_t blo = 0; blo < values; ++blo)
-            for (std::uint64_t bhi = blo; bhi < values; ++bhi) {
-              const Interval in[2] = {Interval::from_unsigned(w, alo, ahi), Interval::from_unsigned(w, blo, bhi)};
-              const Interval range = def.infer_ranges(fn, op, 0, in);
-              for (std::uint64_t a = alo; a <= ahi; ++a)
-                for (std::uint64_t b = blo; b <= bhi; ++b)
-                  if (const auto result = run(def, fn, op, a, b)) REQUIRE(range.contains(*result));
-            }
-    }
-  }
+  for_each_binary_op_and_width(registry, [&](const OpDefinition& def, unsigned w, std::uint64_t values,
+                                             const std::string& type) {
+    const Module m = module_of(registry, def.name + " %x, %y : " + type, type);
+    const Function& fn = m.functions[0];
+    const OpId op = first_op(fn);
+    // Every pair of unsigned intervals [alo, ahi] x [blo, bhi].
+    for (std::uint64_t alo = 0; alo < values; ++alo)
+      for (std::uint64_t ahi = alo; ahi < values; ++ahi)
+        for (std::uint64_t blo = 0; blo < values; ++blo)
+          for (std::uint64_t bhi = blo; bhi < values; ++bhi) {
+            const Interval in[2] = {Interval::from_unsigned(w, alo, ahi), Interval::from_unsigned(w, blo, bhi)};
+            const Interval range = def.infer_ranges(fn, op, 0, in);
+            for (std::uint64_t a = alo; a <= ahi; ++a)
+              for (std::uint64_t b = blo; b <= bhi; ++b)
+                if (const auto result = run(def, fn, op, a, b)) REQUIRE(range.contains(*result));
+          }
+  });
 }
 
 TEST_CASE("casts, compare and constant: eval against the bits, ranges containing every result") {

@@ -9,6 +9,8 @@
 
 #include <kildall/ir.hpp>
 
+#include "value_named.hpp"
+
 using namespace kildall::ir;
 
 TEST_CASE("built-in op codes are the enum's values, and only equal codes match") {
@@ -65,13 +67,6 @@ Toy register_toy(OpRegistry& registry) {
   return t;
 }
 
-/// The value named `%name` in `fn`.
-ValueId value_named(const Function& fn, std::string_view name) {
-  for (ValueId v = 0; v < fn.values.size(); ++v)
-    if (fn.value_name(v) == name) return v;
-  FAIL("no value named " << name);
-  return no_index;
-}
 
 }  // namespace
 

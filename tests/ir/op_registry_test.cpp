@@ -15,6 +15,8 @@
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/ir/verifier.hpp>
 
+#include "value_named.hpp"
+
 using namespace kildall::ir;
 using kildall::Interval;
 
@@ -182,12 +184,6 @@ func.func @test_single_insertion_branching() -> i5 {
 }
 )";
 
-ValueId value_named(const Function& fn, std::string_view name) {
-  for (ValueId v = 0; v < fn.values.size(); ++v)
-    if (fn.value_name(v) == name) return v;
-  FAIL("no value named " << name);
-  return no_index;
-}
 
 }  // namespace
 

@@ -182,11 +182,10 @@ namespace detail {
     return "casts between a signless integer and 'index', not from " + quoted_type(registry, from) + " to " +
            quoted_type(registry, to);
   };
-  def.eval = [sign_extends](const Function& fn, OpId op, std::span<const std::uint64_t> in,
-                            std::span<std::uint64_t> out) {
-    const unsigned from = fn.values[fn.operands_of(op)[0]].type.width(), to = result_width(fn, op);
-    const std::uint64_t bits = in[0] & width_mask(from);
-    out[0] = (sign_extends ? static_cast<std::uint64_t>(sign_extend(bits, from)) : bits) & width_mask(to);
+  // `evaluate_cast` of `extsi`/`extui` serves both directions: truncating keeps the low bits either way.
+  const OpCode as_cast = code_of(sign_extends ? BuiltinOp::extsi : BuiltinOp::extui);
+  def.eval = [as_cast](const Function& fn, OpId op, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
+    out[0] = evaluate_cast(as_cast, fn.values[fn.operands_of(op)[0]].type.width(), result_width(fn, op), in[0]);
     return EvalStatus::success();
   };
   def.infer_ranges = [sign_extends](const Function& fn, OpId op, std::uint32_t, std::span<const Interval> in) {

@@ -490,9 +490,9 @@ template <class Round>
 /// Exact.
 [[nodiscard]] inline Interval infer_ceildivu(const Interval& a, const Interval& b) {
   using namespace detail::interval;
-  const std::uint64_t mask = a.width() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << a.width()) - 1;
-  const std::uint64_t half = (mask >> 1) + 1;  // 2^(w-1): the sign bit
-  return over_part_pairs(a, b, "infer_ceildivu", [mask, half](Accumulator& acc, const Part& x, const Part& y) {
+  const std::uint64_t all_ones = mask(a.width());
+  const std::uint64_t half = (all_ones >> 1) + 1;  // 2^(w-1): the sign bit
+  return over_part_pairs(a, b, "infer_ceildivu", [all_ones, half](Accumulator& acc, const Part& x, const Part& y) {
     const auto ceil_div = [](std::uint64_t n, std::uint64_t d) { return n / d + (n % d != 0 ? 1 : 0); };
     std::uint64_t y_lo = std::max<std::uint64_t>(y.lo, 1);
     if (y_lo == 1 && y.hi >= 1) {  // x / 1 = x keeps x's sign bit
@@ -502,10 +502,10 @@ template <class Round>
     if (y_lo > y.hi) return;
     // Every other quotient is below 2^(w-1) but ceil((2^w - 1) / 2) = 2^(w-1): that one apart,
     // so that the runs stay on one side of the sign bit (the signed view stays exact).
-    if (y_lo == 2 && x.hi == mask) {
+    if (y_lo == 2 && x.hi == all_ones) {
       acc.add_run(half, half);
-      if (x.lo < mask) acc.add_run(ceil_div(x.lo, 2), ceil_div(mask - 1, 2));
-      if (y.hi >= 3) acc.add_run(ceil_div(x.lo, y.hi), ceil_div(mask, 3));
+      if (x.lo < all_ones) acc.add_run(ceil_div(x.lo, 2), ceil_div(all_ones - 1, 2));
+      if (y.hi >= 3) acc.add_run(ceil_div(x.lo, y.hi), ceil_div(all_ones, 3));
       return;
     }
     acc.add_run(ceil_div(x.lo, y.hi), ceil_div(x.hi, y_lo));

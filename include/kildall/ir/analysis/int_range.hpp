@@ -68,12 +68,12 @@ class IntRangeProblem {
     const Function& fn = *fn_;
     const OpId op = fn.values[v].owner;
     const OpCode code = fn.ops[op].code;
-    if (code >= registry_->op_count() || !registry_->op(code).infer_ranges) return Interval::full(width_of(v));
-    const OpDefinition& def = registry_->op(code);
+    const RangeHook* infer = code < registry_->op_count() ? &registry_->op(code).infer_ranges : nullptr;
+    if (infer == nullptr || !*infer) return Interval::full(width_of(v));
     std::vector<Interval> operands;
     operands.reserve(operand_states.size());
     for (const Interval* s : operand_states) operands.push_back(*s);
-    return def.infer_ranges(fn, op, fn.values[v].position, operands);
+    return (*infer)(fn, op, fn.values[v].position, operands);
   }
 
  private:
