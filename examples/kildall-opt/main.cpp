@@ -77,6 +77,8 @@ constexpr std::string_view usage_text =
     "  --dot=values               Print the def-use graph as Graphviz instead: one node per op with\n"
     "                             its results' states, ops added by this run's passes filled\n"
     "  --timing                   Report wall time per phase to stderr\n"
+    "  --allow-unregistered-dialect  Accept ops of unknown dialects in MLIR's generic form\n"
+    "                             (\"foo.op\"(%a) : (i32) -> i32): opaque, results unknown\n"
     "  -o <file>                  Output file (default: stdout); never the input file\n"
     "  -h, --help                 This text\n";
 
@@ -97,6 +99,7 @@ struct Options {
   bool dot = false;
   bool dot_values = false;          // --dot=values: the def-use graph instead of the CFG
   bool timing = false;
+  bool allow_unregistered = false;  // --allow-unregistered-dialect
   bool help = false;
   std::vector<bool> plugin_used;    // per plugin: it took at least one argument
 };
@@ -159,6 +162,8 @@ Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& pl
       throw UsageError{"unknown graph '" + std::string(arg.substr(6)) + "' for --dot= (expected: values)"};
     } else if (arg == "--timing") {
       options.timing = true;
+    } else if (arg == "--allow-unregistered-dialect") {
+      options.allow_unregistered = true;
     } else if (arg == "-o") {
       if (i + 1 >= argc) throw UsageError{"option '-o' needs a file name"};
       options.output = argv[++i];
@@ -596,6 +601,7 @@ int main(int argc, char** argv) {
     Module module = [&] {
       OpAsmParser parser(source, registry, source_name);
       parser.on_function_parsed([&](std::size_t done) { input.release_before(done); });
+      parser.allow_unregistered_ops(options.allow_unregistered);
       return parser.parse_module();
     }();
     input.release();  // the module owns its names: free the text before verifying, the passes and output
@@ -636,7 +642,8 @@ int main(int argc, char** argv) {
         out << text;
         return;
       }
-      text = module.name.empty() ? std::string("module {\n") : "module @" + module.name + " {\n";
+      text.clear();
+      print_module_header(module, text);
       const auto drain = [&](std::string& buffer) {
         out << buffer;
         buffer.clear();

@@ -81,7 +81,7 @@ TEST_CASE("returns and calls match signatures") {
   CHECK(error_of(g + head + "  %r = func.call @g(%a) : (i32) -> i1\n  return %a : i32\n}\n") ==
         "v.mlir:5:8: error: 'func.call' op result #0 has type 'i1', but '@g' returns 'i32'");
   CHECK(error_of("func.func @d(i32) -> i32\n") ==
-        "v.mlir:1:1: error: a function declaration (no body) must be 'private'");
+        "v.mlir:1:1: error: a function declaration (no body) must be 'private' or 'nested'");
 }
 
 TEST_CASE("type rules of arith ops") {

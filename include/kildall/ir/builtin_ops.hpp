@@ -299,7 +299,12 @@ namespace detail {
   defs.push_back(detail::control_definition("cf.cond_br", OpFormat::cond_branch, true));
   defs.push_back(detail::control_definition("func.return", OpFormat::return_op, true));
   defs.push_back(detail::control_definition("func.call", OpFormat::call, false));
-  static_assert(static_cast<std::size_t>(BuiltinOp::count) == 32, "one record per built-in op, in code order");
+  // Unregistered ops (the generic form): opaque, no semantics; each op's own name is in its function's
+  // arena (`OpData::imm`, `aux`). The record's name cannot be written as an op name.
+  OpDefinition unregistered = detail::control_definition("<unregistered>", OpFormat::generic, false);
+  unregistered.may_terminate = true;
+  defs.push_back(std::move(unregistered));
+  static_assert(static_cast<std::size_t>(BuiltinOp::count) == 33, "one record per built-in op, in code order");
   return defs;
 }
 

@@ -144,7 +144,7 @@ class Interpreter {
         continue;  // `frame` may dangle now; the loop re-reads the top.
       }
       const OpDefinition& def = registry_->op(code);
-      if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + def.name + "'", o.loc, outcome.steps);
+      if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + std::string(op_name(fn, frame.op, *registry_)) + "'", o.loc, outcome.steps);
       if (def.terminator) return fail(ExecStatus::error, "dialect terminators cannot be interpreted", o.loc, outcome.steps);
       scratch.clear();
       for (const ValueId v : operands) scratch.push_back(regs[v]);

@@ -169,6 +169,31 @@ class Lexer {
     fail(token.loc, "unexpected character " + quote_source(std::string_view(&c, 1)));
   }
 
+  /// After `open`, the `{` this lexer just returned: the source text from `open` to its matching
+  /// `}` (braces nest; string literals are skipped whole), which the lexer then continues after.
+  /// Attribute dictionaries are kept as their text: their values (floats, `#map`s, `dense<...>`)
+  /// need no tokens of their own. Throws `IrError` at `open` when the braces do not close.
+  [[nodiscard]] std::string_view scan_balanced_braces(const Token& open) {
+    int depth = 1;
+    while (cur_ != end_ && depth > 0) {
+      const char c = *cur_++;
+      if (c == '{') {
+        ++depth;
+      } else if (c == '}') {
+        --depth;
+      } else if (c == '\n') {
+        ++line_;
+        line_start_ = cur_;
+      } else if (c == '"') {
+        while (cur_ != end_ && *cur_ != '"' && *cur_ != '\n') cur_ += (*cur_ == '\\' && cur_ + 1 != end_) ? 2 : 1;
+        if (cur_ == end_ || *cur_ != '"') fail(open.loc, "unterminated string literal in an attribute dictionary");
+        ++cur_;
+      }
+    }
+    if (depth > 0) fail(open.loc, "expected '}' to end the attribute dictionary, found end of file");
+    return {open.text.data(), static_cast<std::size_t>(cur_ - open.text.data())};
+  }
+
   /// Throws `IrError` with `message` at `loc` in this lexer's file.
   [[noreturn]] void fail(SourceLoc loc, std::string message) const {
     throw IrError(Diagnostic{file_, loc, std::move(message)});

@@ -103,12 +103,27 @@ struct BlockData {
   SourceLoc loc;                       ///< Location of the label (or of the body for the entry block).
 };
 
+/// A symbol's visibility (MLIR's `sym_visibility`): who may refer to it.
+enum class Visibility : std::uint8_t {
+  public_,   ///< The default: visible outside the module (no keyword).
+  private_,  ///< `private`: only within the module.
+  nested,    ///< `nested`: within the module and the modules it is nested in.
+};
+
+/// The source text of one op's attribute dictionary: `[begin, begin + size)` of `Function::names`.
+struct OpAttributeText {
+  OpId op = no_index;       ///< The op.
+  std::uint32_t begin = 0;  ///< Offset of `{...}` in the function's name arena.
+  std::uint32_t size = 0;   ///< Its length.
+};
+
 /// A `func.func`: signature plus a body of blocks (no blocks = an external declaration).
 struct Function {
   std::string name;                    ///< Symbol name, without '@'.
   std::vector<Type> result_types;      ///< Result types of the signature.
   std::vector<Type> argument_types;    ///< Argument types (= entry block arguments).
-  bool is_private = false;             ///< `func.func private`.
+  Visibility visibility = Visibility::public_;  ///< `func.func private` / `nested`.
+  std::string attributes;              ///< `attributes {...}` as written (its `{...}`; empty: none).
   SourceLoc loc;                       ///< Location of `func.func`.
 
   BodyArray<BlockData> blocks;         ///< Blocks in layout order; block 0 is the entry.
@@ -117,6 +132,9 @@ struct Function {
   BodyArray<ValueId> operands;         ///< Flat operand array.
   BodyArray<Successor> successors;     ///< Flat successor array.
   BodyString names;                    ///< Arena of value/block names and string attributes.
+  /// Attribute dictionaries of ops that have one, as written (kept and printed back, not
+  /// interpreted), sorted by op.
+  std::vector<OpAttributeText> op_attributes;
 
   /// True for a declaration without body.
   [[nodiscard]] bool is_declaration() const { return blocks.empty(); }
@@ -167,6 +185,18 @@ struct Function {
     const auto begin = static_cast<std::uint32_t>(names.size());
     names.append(text);
     return begin;
+  }
+  /// The attribute dictionary of `op` as written (`{...}`), or empty. O(log of the ops with one).
+  [[nodiscard]] std::string_view attributes_of(OpId op) const {
+    if (op_attributes.empty()) return {};
+    std::size_t lo = 0, hi = op_attributes.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (op_attributes[mid].op < op) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == op_attributes.size() || op_attributes[lo].op != op) return {};
+    return arena_string(op_attributes[lo].begin, op_attributes[lo].size);
   }
   /// The block that defines `value` (its parent block for a result).
   [[nodiscard]] BlockId defining_block(ValueId value) const {
@@ -231,6 +261,7 @@ class OpRegistry;
 struct Module {
   std::vector<Function> functions;     ///< The functions.
   std::string name;                    ///< `module @name` (empty if none).
+  std::string attributes;              ///< `module attributes {...}` as written (its `{...}`; empty: none).
   std::string source_name;             ///< File name used in diagnostics.
   const OpRegistry* registry = nullptr;  ///< The op table the module was built with (must outlive it).
 

@@ -34,6 +34,7 @@ enum class BuiltinOp : OpCode {
   constant, addi, subi, muli, divsi, divui, remsi, remui, andi, ori, xori, shli, shrsi, shrui,
   minsi, maxsi, minui, maxui, floordivsi, ceildivsi, ceildivui, cmpi, select, extsi, extui, trunci, index_cast, index_castui,
   br, cond_br, return_, call,
+  unregistered,  ///< An op of no registered dialect, written in the generic form (`--allow-unregistered-dialect`).
   count  ///< Number of built-in ops; dialect op codes start here.
 };
 
@@ -56,6 +57,7 @@ enum class OpFormat : std::uint8_t {
   cond_branch,  ///< `cf.cond_br %c, ^bb1(...), ^bb2(...)`.
   return_op,    ///< `func.return %a, %b : T1, T2` (or no operands).
   call,         ///< `func.call @callee(%a) : (T) -> R`.
+  generic,      ///< `"dialect.op"(%a) [^bb1, ^bb2] {attrs} : (T) -> R`, MLIR's generic form (unregistered ops).
 };
 
 /// What the interpreter reports for one op.
@@ -131,6 +133,9 @@ struct OpDefinition {
   /// operand 0 picks which (`arith.select`): constant propagation joins
   /// their states when the choice is unknown.
   std::uint32_t selects_from = 0;
+  /// True when the op may end a block without being known to be a terminator (an unregistered
+  /// op: MLIR cannot tell either); its successors, if any, are the block's CFG edges.
+  bool may_terminate = false;
 };
 
 /// The records of the built-in ops, indexed by `BuiltinOp` (defined in builtin_ops.hpp, which

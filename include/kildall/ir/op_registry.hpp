@@ -130,6 +130,13 @@ class OpRegistry {
   NameMap<Type> type_by_name_;
 };
 
+/// The name of `op` as written: its record's, or an unregistered op's own (`"foo.bar"` without quotes).
+[[nodiscard]] inline std::string_view op_name(const Function& fn, OpId op, const OpRegistry& registry) {
+  const OpData& o = fn.ops[op];
+  if (is(o.code, BuiltinOp::unregistered)) return fn.arena_string(o.imm, o.aux);
+  return registry.op(o.code).name;
+}
+
 }  // namespace kildall::ir
 
 // The built-in ops' records (their verify hooks spell types through a complete `OpRegistry`).

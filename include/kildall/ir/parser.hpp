@@ -41,6 +41,7 @@ struct OperationState {
   std::vector<Successor> successors;  ///< Successors; `operand_begin` is relative to `operands`.
   std::uint64_t imm = 0;              ///< Inline attribute word (see `OpData::imm`).
   std::uint32_t aux = 0;              ///< Second inline attribute word.
+  std::string_view attributes;        ///< The op's attribute dictionary as written (empty: none).
 
   /// Empties the state for the next op (keeps capacity).
   void clear() {
@@ -49,6 +50,7 @@ struct OperationState {
     successors.clear();
     imm = 0;
     aux = 0;
+    attributes = {};
   }
 };
 
@@ -158,7 +160,7 @@ class OpAsmParser {
       consume();
       wrapped = true;
       if (token_.kind == TokenKind::at_identifier) module.name = std::string(consume().text.substr(1));
-      skip_attribute_dictionary_keyword();
+      if (consume_keyword_if("attributes")) module.attributes = std::string(expect_attribute_dictionary());
       expect(TokenKind::l_brace, "'{' to begin the module body");
     }
     std::unordered_map<std::string, SourceLoc> seen;
@@ -187,6 +189,10 @@ class OpAsmParser {
   /// bytes of the source again (the module owns copies of what it keeps), so a caller that
   /// maps a large file can release them (`kildall-opt` does, to keep its peak memory low).
   void on_function_parsed(std::function<void(std::size_t)> callback) { on_function_parsed_ = std::move(callback); }
+  /// Accepts ops of no registered dialect in MLIR's generic form (`mlir-opt
+  /// --allow-unregistered-dialect`): they are opaque (results unknown, no semantics) and may end
+  /// a block, branching to the successors they list. Off by default: such an op is an error.
+  void allow_unregistered_ops(bool allow = true) { allow_unregistered_ = allow; }
 
   // ----- API for parse hooks ---------------------------------------------------------
 
@@ -223,6 +229,19 @@ class OpAsmParser {
     if (token_.kind != TokenKind::bare_identifier || token_.text != word) return false;
     consume();
     return true;
+  }
+  /// Reads an attribute dictionary `{...}` if one is next and returns its text as written (kept
+  /// and printed back, not interpreted); empty when there is none or it is `{}`.
+  std::string_view parse_optional_attribute_dictionary() {
+    if (token_.kind != TokenKind::l_brace) return {};
+    const std::string_view text = lexer_.scan_balanced_braces(token_);
+    token_ = lexer_.next();
+    return text.find_first_not_of(" \t\r\n", 1) == text.size() - 1 ? std::string_view{} : text;
+  }
+  /// Reads the attribute dictionary `{...}` that must come next (see `parse_optional_attribute_dictionary`).
+  std::string_view expect_attribute_dictionary() {
+    if (token_.kind != TokenKind::l_brace) error(token_.loc, "expected '{' to begin an attribute dictionary, found " + quote(token_));
+    return parse_optional_attribute_dictionary();
   }
   /// Reads a `%value` reference (to be resolved once its type is known).
   UnresolvedOperand parse_operand() {
@@ -339,11 +358,6 @@ class OpAsmParser {
       error(name.loc, "an argument name cannot have a '#N' suffix");
   }
 
-  void skip_attribute_dictionary_keyword() {
-    if (token_.kind == TokenKind::bare_identifier && token_.text == "attributes")
-      error(token_.loc, "attributes are not supported");
-  }
-
   // ----- names ------------------------------------------------------------------------
 
   std::uint32_t* lookup_slot(std::string_view name, bool create) {
@@ -418,7 +432,9 @@ class OpAsmParser {
     fn_ = &fn;
     reset_function_scope();
     fn.loc = consume().loc;  // func.func
-    if (consume_keyword_if("private")) fn.is_private = true;
+    if (consume_keyword_if("private")) fn.visibility = Visibility::private_;
+    else if (consume_keyword_if("nested")) fn.visibility = Visibility::nested;
+    else if (consume_keyword_if("public")) fn.visibility = Visibility::public_;
     const Token name = expect(TokenKind::at_identifier, "function name");
     fn.name = std::string(name.text.substr(1));
     // Signature.
@@ -454,7 +470,7 @@ class OpAsmParser {
         fn.result_types.push_back(parse_type());
       }
     }
-    skip_attribute_dictionary_keyword();
+    if (consume_keyword_if("attributes")) fn.attributes = std::string(expect_attribute_dictionary());
     if (token_.kind != TokenKind::l_brace) {
       if (!named_arguments.empty()) error(token_.loc, "expected '{' to begin the function body");
       return;  // declaration
@@ -560,7 +576,10 @@ class OpAsmParser {
       } while (consume_if(TokenKind::comma));
       expect(TokenKind::equal, "'='");
     }
-    if (token_.kind == TokenKind::string) error(token_.loc, "the generic op syntax is not supported");
+    if (token_.kind == TokenKind::string) {
+      parse_generic_operation(block);
+      return;
+    }
     const Token name = expect(TokenKind::bare_identifier, "an operation name");
     op_loc_ = name.loc;
     const auto code = registry_->find_op(name.text);
@@ -576,6 +595,71 @@ class OpAsmParser {
     create_operation(*code, block);
   }
 
+  /// MLIR's generic form, for ops of no registered dialect (when allowed):
+  /// `"dialect.op"(%a, %b) [^bb1, ^bb2] {attrs} : (T1, T2) -> R` (or `-> (R1, R2)`, `-> ()`).
+  void parse_generic_operation(BlockId block) {
+    const Token name = consume();
+    op_loc_ = name.loc;
+    const std::string_view text = name.text.substr(1, name.text.size() - 2);
+    const std::size_t dot = text.find('.');
+    if (dot == 0 || dot == std::string_view::npos || dot + 1 == text.size() ||
+        text.find_first_of("\\\" \t") != std::string_view::npos)
+      error(name.loc, "expected an operation name 'dialect.op' in the generic form, found " + quote_source(name.text));
+    if (registry_->find_op(text))
+      error(name.loc, "the generic form of the registered op " + quote_source(text) + " is not supported: write its custom form");
+    if (!allow_unregistered_)
+      error(name.loc, "unregistered operation " + quote_source(text) +
+                          " (pass --allow-unregistered-dialect to treat unknown ops as opaque)");
+    state_.clear();
+    OperationState& s = state_;
+    expect(TokenKind::l_paren, "'(' to begin the operand list");
+    std::vector<UnresolvedOperand> refs;
+    if (token_.kind != TokenKind::r_paren) {
+      refs.push_back(parse_operand());
+      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+    }
+    expect(TokenKind::r_paren, "')' or ','");
+    // Successors: labels only (what an unknown op passes to a block's arguments is unknown, so
+    // the verifier rejects targets with arguments).
+    if (consume_if(TokenKind::l_square)) {
+      do s.successors.push_back({parse_successor_block(), 0, 0});
+      while (consume_if(TokenKind::comma));
+      expect(TokenKind::r_square, "']' or ','");
+    }
+    if (token_.kind == TokenKind::l_paren) error(token_.loc, "regions of unregistered ops are not supported");
+    s.attributes = parse_optional_attribute_dictionary();
+    expect(TokenKind::colon, "':' and the op's function type");
+    expect(TokenKind::l_paren, "'(' to begin the operand types");
+    std::vector<Type> inputs;
+    const SourceLoc types_loc = token_.loc;
+    if (!consume_if(TokenKind::r_paren)) {
+      inputs = parse_type_list();
+      expect(TokenKind::r_paren, "')' or ','");
+    }
+    if (inputs.size() != refs.size())
+      error(types_loc, "the op has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
+                           std::to_string(inputs.size()));
+    expect(TokenKind::arrow, "'->'");
+    if (consume_if(TokenKind::l_paren)) {
+      if (!consume_if(TokenKind::r_paren)) {
+        s.result_types = parse_type_list();
+        expect(TokenKind::r_paren, "')' or ','");
+      }
+    } else {
+      s.result_types.push_back(parse_type());
+    }
+    for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
+    for (Successor& succ : s.successors) succ.operand_begin = static_cast<std::uint32_t>(s.operands.size());
+    s.imm = intern(text);
+    s.aux = static_cast<std::uint32_t>(text.size());
+    if (s.result_types.size() != lhs_results_)
+      error(name.loc, quote_source(text) + " produces " + std::to_string(s.result_types.size()) + " result(s) but " +
+                          std::to_string(lhs_results_) + " name(s) are bound");
+    if (s.result_types.size() > max_op_results || s.successors.size() > max_op_results)
+      error(name.loc, quote_source(text) + " has more than " + std::to_string(max_op_results) + " results or successors");
+    create_operation(code_of(BuiltinOp::unregistered), block);
+  }
+
   void create_operation(OpCode code, BlockId block) {
     Function& fn = *fn_;
     const auto op = static_cast<OpId>(fn.ops.size());
@@ -585,6 +669,8 @@ class OpAsmParser {
     data.loc = op_loc_;
     data.imm = state_.imm;
     data.aux = state_.aux;
+    if (!state_.attributes.empty())
+      fn.op_attributes.push_back({op, intern(state_.attributes), static_cast<std::uint32_t>(state_.attributes.size())});
     data.operand_begin = static_cast<std::uint32_t>(fn.operands.size());
     data.operand_count = static_cast<std::uint32_t>(state_.operands.size());
     for (const ValueId v : state_.operands) {
@@ -649,6 +735,7 @@ class OpAsmParser {
     switch (def.format) {
       case OpFormat::binary: {
         const auto refs = parse_operands_of(def, 2);
+        s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
         resolve_operand(refs[0], t, s);
@@ -658,6 +745,7 @@ class OpAsmParser {
       }
       case OpFormat::unary: {
         const auto refs = parse_operands_of(def, 1);
+        s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
         resolve_operand(refs[0], t, s);
@@ -667,6 +755,7 @@ class OpAsmParser {
       case OpFormat::cast_arrow:
       case OpFormat::cast_to: {
         const auto refs = parse_operands_of(def, 1);
+        s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':'");
         const Type from = parse_type();
         if (def.format == OpFormat::cast_arrow) expect(TokenKind::arrow, "'->'");
@@ -677,7 +766,9 @@ class OpAsmParser {
         return;
       }
       case OpFormat::custom: def.parse(*this, s); return;
+      case OpFormat::generic: error(op_loc_, "'" + def.name + "' is written in the generic form only"); return;
       case OpFormat::constant: {
+        s.attributes = parse_optional_attribute_dictionary();
         if (token_.kind == TokenKind::bare_identifier && (token_.text == "true" || token_.text == "false")) {
           s.imm = consume().text == "true" ? 1 : 0;
           Type t = Type::i1();
@@ -710,6 +801,7 @@ class OpAsmParser {
         s.imm = static_cast<std::uint64_t>(*predicate);
         expect(TokenKind::comma, "','");
         const auto refs = parse_operands_of(def, 2);
+        s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
         resolve_operand(refs[0], t, s);
@@ -719,6 +811,7 @@ class OpAsmParser {
       }
       case OpFormat::select: {
         const auto refs = parse_operands_of(def, 3);
+        s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':'");
         const Type t = parse_type();
         resolve_operand(refs[0], Type::i1(), s);
@@ -727,7 +820,10 @@ class OpAsmParser {
         s.result_types.push_back(t);
         return;
       }
-      case OpFormat::branch: parse_successor(s); return;
+      case OpFormat::branch:
+        parse_successor(s);
+        s.attributes = parse_optional_attribute_dictionary();
+        return;
       case OpFormat::cond_branch: {
         const auto c = parse_operand();
         resolve_operand(c, Type::i1(), s);
@@ -735,9 +831,11 @@ class OpAsmParser {
         parse_successor(s);
         expect(TokenKind::comma, "','");
         parse_successor(s);
+        s.attributes = parse_optional_attribute_dictionary();
         return;
       }
       case OpFormat::return_op: {
+        s.attributes = parse_optional_attribute_dictionary();
         if (token_.kind != TokenKind::percent_identifier) return;
         std::vector<UnresolvedOperand> refs{parse_operand()};
         while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
@@ -761,6 +859,7 @@ class OpAsmParser {
           while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
         }
         expect(TokenKind::r_paren, "')' or ','");
+        s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':' and the callee's function type");
         expect(TokenKind::l_paren, "'('");
         std::vector<Type> inputs;
@@ -835,6 +934,7 @@ class OpAsmParser {
   std::vector<BlockRef> block_refs_;
   std::vector<BlockId> layout_;
   std::function<void(std::size_t)> on_function_parsed_;
+  bool allow_unregistered_ = false;
   detail::FunctionStorage spare_;  // growth buffers reused from one function to the next
 };
 

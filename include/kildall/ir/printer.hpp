@@ -206,6 +206,20 @@ class OpAsmPrinter {
   void print_unsigned(std::uint64_t n) { detail::append_decimal(*out_, n); }
   /// Appends `n` in signed decimal.
   void print_signed(std::int64_t n) { detail::append_decimal(*out_, n); }
+  /// Prints the result types of `op` as a function type's: `T`, `(T1, T2)` or `()`.
+  void print_result_types(const Function& fn, OpId op) {
+    const OpData& o = fn.ops[op];
+    if (o.result_count == 1) {
+      print_type(fn.values[o.result_begin].type);
+      return;
+    }
+    *this << "(";
+    for (std::uint32_t i = 0; i < o.result_count; ++i) {
+      if (i) *this << ", ";
+      print_type(fn.values[o.result_begin + i].type);
+    }
+    *this << ")";
+  }
   /// Appends `^label` or `^label(%a, %b : T1, T2)` for successor `s` of `op`.
   void print_successor(const Function& fn, OpId op, const Successor& s) {
     namer_->append_block(*out_, s.block);
@@ -235,19 +249,29 @@ class OpAsmPrinter {
     if (o.result_count) out_->append(" = ");
     const OpDefinition& def = registry_->op(o.code);
     const bool is_return = is(o.code, BuiltinOp::return_);
-    out_->append(is_return ? std::string_view("return") : std::string_view(def.name));
+    if (def.format == OpFormat::generic) {
+      out_->append("\"").append(fn.arena_string(o.imm, o.aux)).append("\"");
+    } else {
+      out_->append(is_return ? std::string_view("return") : std::string_view(def.name));
+    }
     const auto operands = fn.operands_of(op);
     const auto type_of = [&](ValueId v) { return fn.values[v].type; };
+    const std::string_view attributes = fn.attributes_of(op);
+    const auto print_attributes = [&] {  // ` {...}`, where the op's format puts it
+      if (!attributes.empty()) *this << " " << attributes;
+    };
     switch (def.format) {
       case OpFormat::binary:
         *this << " ";
         print_operands(operands);
+        print_attributes();
         *this << " : ";
         print_type(type_of(o.result_begin));
         return;
       case OpFormat::unary:
         *this << " ";
         print_operands(operands);
+        print_attributes();
         *this << " : ";
         print_type(type_of(o.result_begin));
         return;
@@ -255,6 +279,7 @@ class OpAsmPrinter {
       case OpFormat::cast_to:
         *this << " ";
         print_operand(operands[0]);
+        print_attributes();
         *this << " : ";
         print_type(type_of(operands[0]));
         *this << (def.format == OpFormat::cast_to ? " to " : " -> ");
@@ -264,6 +289,7 @@ class OpAsmPrinter {
         def.print(*this, fn, op);
         return;
       case OpFormat::constant: {
+        print_attributes();
         const Type t = type_of(o.result_begin);
         if (t == Type::i1()) {
           *this << ((o.imm & 1) ? " true" : " false");
@@ -278,12 +304,14 @@ class OpAsmPrinter {
       case OpFormat::compare:
         *this << " " << predicate_name(static_cast<CmpPredicate>(o.imm)) << ", ";
         print_operands(operands);
+        print_attributes();
         *this << " : ";
         print_type(type_of(operands[0]));
         return;
       case OpFormat::select:
         *this << " ";
         print_operands(operands);
+        print_attributes();
         *this << " : ";
         print_type(type_of(o.result_begin));
         return;
@@ -300,9 +328,11 @@ class OpAsmPrinter {
           if (i) *this << ", ";
           print_successor(fn, op, succs[i]);
         }
+        print_attributes();
         return;
       }
       case OpFormat::return_op:
+        print_attributes();
         if (operands.empty()) return;
         *this << " ";
         print_operands(operands);
@@ -312,25 +342,42 @@ class OpAsmPrinter {
           print_type(type_of(operands[i]));
         }
         return;
+      case OpFormat::generic: {
+        const std::uint32_t regular = fn.regular_operand_count(op);
+        *this << "(";
+        print_operands(operands.subspan(0, regular));
+        *this << ")";
+        const auto succs = fn.successors_of(op);
+        if (!succs.empty()) {
+          *this << " [";
+          for (std::size_t i = 0; i < succs.size(); ++i) {
+            if (i) *this << ", ";
+            print_successor(fn, op, succs[i]);
+          }
+          *this << "]";
+        }
+        print_attributes();
+        *this << " : (";
+        for (std::uint32_t i = 0; i < regular; ++i) {
+          if (i) *this << ", ";
+          print_type(type_of(operands[i]));
+        }
+        *this << ") -> ";
+        print_result_types(fn, op);
+        return;
+      }
       case OpFormat::call: {
         *this << " @" << fn.arena_string(o.imm, o.aux) << "(";
         print_operands(operands);
-        *this << ") : (";
+        *this << ")";
+        print_attributes();
+        *this << " : (";
         for (std::size_t i = 0; i < operands.size(); ++i) {
           if (i) *this << ", ";
           print_type(type_of(operands[i]));
         }
         *this << ") -> ";
-        if (o.result_count == 1) {
-          print_type(type_of(o.result_begin));
-        } else {
-          *this << "(";
-          for (std::uint32_t i = 0; i < o.result_count; ++i) {
-            if (i) *this << ", ";
-            print_type(type_of(o.result_begin + i));
-          }
-          *this << ")";
-        }
+        print_result_types(fn, op);
         return;
       }
     }
@@ -363,7 +410,8 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
   OpAsmPrinter printer(out, namer, registry);
   out += pad;
   out += "func.func ";
-  if (fn.is_private) out += "private ";
+  if (fn.visibility == Visibility::private_) out += "private ";
+  if (fn.visibility == Visibility::nested) out += "nested ";
   out += "@";
   out += fn.name;
   out += "(";
@@ -386,6 +434,10 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
       printer.print_types(fn.result_types);
       out += ")";
     }
+  }
+  if (!fn.attributes.empty()) {
+    out += " attributes ";
+    out += fn.attributes;
   }
   if (fn.is_declaration()) {
     out += "\n";
@@ -421,15 +473,25 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
   out += "}\n";
 }
 
-/// Appends `module` to `out` as `module { ... }`.
-inline void print_module(const Module& module, std::string& out) {
+/// Appends the opening line of `module` (`module @name attributes {...} {` and a newline).
+inline void print_module_header(const Module& module, std::string& out) {
   out += "module ";
   if (!module.name.empty()) {
     out += "@";
     out += module.name;
     out += " ";
   }
+  if (!module.attributes.empty()) {
+    out += "attributes ";
+    out += module.attributes;
+    out += " ";
+  }
   out += "{\n";
+}
+
+/// Appends `module` to `out` as `module { ... }`.
+inline void print_module(const Module& module, std::string& out) {
+  print_module_header(module, out);
   for (const Function& fn : module.functions) print_function(fn, *module.registry, out);
   out += "}\n";
 }

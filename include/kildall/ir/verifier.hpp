@@ -37,10 +37,10 @@ inline void verify_function(const Module& module, const Function& fn,
   // Not `"'" + name`: GCC 12 at -O3 warns falsely on it (-Wrestrict, GCC PR 105329).
   const auto type_name = [&](Type t) { return std::string("'").append(registry.type_name(t)).append("'"); };
   const auto op_fail = [&](OpId op, const std::string& message) {
-    fail(fn.ops[op].loc, "'" + registry.op(fn.ops[op].code).name + "' op " + message);
+    fail(fn.ops[op].loc, "'" + std::string(op_name(fn, op, registry)) + "' op " + message);
   };
   if (fn.is_declaration()) {
-    if (!fn.is_private) fail(fn.loc, "a function declaration (no body) must be 'private'");
+    if (fn.visibility == Visibility::public_) fail(fn.loc, "a function declaration (no body) must be 'private' or 'nested'");
     return;
   }
   // Position of each op within its block, for same-block dominance.
@@ -51,9 +51,10 @@ inline void verify_function(const Module& module, const Function& fn,
     std::uint32_t index = 0;
     for (const OpId op : fn.ops_of(b)) {
       position[op] = index++;
-      const bool terminator = registry.op(fn.ops[op].code).terminator;
-      if (terminator && op != block.last_op) op_fail(op, "must be the last operation in its block");
-      if (!terminator && op == block.last_op) fail(fn.ops[op].loc, "block with no terminator");
+      const OpDefinition& def = registry.op(fn.ops[op].code);
+      if ((def.terminator || fn.ops[op].successor_count) && op != block.last_op)
+        op_fail(op, "must be the last operation in its block");
+      if (!def.terminator && !def.may_terminate && op == block.last_op) fail(fn.ops[op].loc, "block with no terminator");
     }
   }
   // Per-op rules.
