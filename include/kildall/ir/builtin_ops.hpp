@@ -13,6 +13,7 @@
 /// `eval`: what it does is structure (successors, frames), which the
 /// interpreter and the solvers read from the function's shape.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -280,6 +281,134 @@ namespace detail {
   return def;
 }
 
+/// The types of `values`, spelled `(T1, T2)` for messages.
+[[nodiscard]] inline std::string quoted_types(const OpRegistry& registry, const Function& fn,
+                                              std::span<const ValueId> values) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) text += ", ";
+    text += registry.type_name(fn.values[values[i]].type);
+  }
+  return text + ")";
+}
+
+/// The values `[begin, begin + count)` (consecutive results or arguments) as a list of ids.
+[[nodiscard]] inline std::vector<ValueId> value_range(ValueId begin, std::uint32_t count) {
+  std::vector<ValueId> values(count);
+  for (std::uint32_t i = 0; i < count; ++i) values[i] = begin + i;
+  return values;
+}
+
+/// Whether `a` and `b` have the same types, in order.
+[[nodiscard]] inline bool same_types(const Function& fn, std::span<const ValueId> a, std::span<const ValueId> b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (fn.values[a[i]].type != fn.values[b[i]].type) return false;
+  return true;
+}
+
+/// The checks every `scf` region shares: one block (MLIR's `SizedRegion<1>`) ending in
+/// `terminator`; its entry arguments and the terminator's forwarded values typed as given.
+[[nodiscard]] inline std::optional<std::string> check_scf_region(const Function& fn, const OpRegistry& registry,
+                                                                  RegionId r, std::string_view region_name,
+                                                                  std::span<const ValueId> argument_types_of,
+                                                                  BuiltinOp terminator,
+                                                                  std::span<const ValueId> forwarded_types_of) {
+  const RegionData& region = fn.regions[r];
+  if (region.block_count != 1) return "expects its " + std::string(region_name) + " region to have one block";
+  const BlockData& block = fn.blocks[region.first_block];
+  const auto arguments = value_range(block.argument_begin, block.argument_count);
+  if (!same_types(fn, arguments, argument_types_of))
+    return "expects its " + std::string(region_name) + " region's arguments to have types " +
+           quoted_types(registry, fn, argument_types_of) + ", not " + quoted_types(registry, fn, arguments);
+  const OpId last = block.last_op;
+  if (last == no_index || !is(fn.ops[last].code, terminator))
+    return "expects its " + std::string(region_name) + " region to end in '" +
+           std::string(terminator == BuiltinOp::scf_yield ? "scf.yield" : "scf.condition") + "'";
+  auto forwarded = fn.operands_of(last);
+  if (terminator == BuiltinOp::scf_condition) forwarded = forwarded.subspan(1);
+  if (!same_types(fn, forwarded, forwarded_types_of))
+    return "expects its " + std::string(region_name) + " region to forward " +
+           quoted_types(registry, fn, forwarded_types_of) + ", not " + quoted_types(registry, fn, forwarded);
+  return std::nullopt;
+}
+
+/// The record of `scf.if`: a then region and an optional else region, each yielding the results.
+[[nodiscard]] inline OpDefinition scf_if_definition() {
+  OpDefinition def;
+  def.name = "scf.if";
+  def.format = OpFormat::scf_if;
+  def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
+    const auto [first, last] = fn.regions_of(op);
+    const auto results = value_range(fn.ops[op].result_begin, fn.ops[op].result_count);
+    if (last - first == 1 && !results.empty()) return "must have an else region when it has results";
+    for (RegionId r = first; r < last; ++r)
+      if (auto message = check_scf_region(fn, registry, r, r == first ? "then" : "else", {}, BuiltinOp::scf_yield, results))
+        return message;
+    return std::nullopt;
+  };
+  return def;
+}
+
+/// The record of `scf.for`: `%iv` from the lower bound up to (excluding) the upper one by the
+/// step, the body's arguments `(%iv, iter_args...)`, yielding the next iteration's arguments.
+[[nodiscard]] inline OpDefinition scf_for_definition() {
+  OpDefinition def;
+  def.name = "scf.for";
+  def.format = OpFormat::scf_for;
+  def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
+    const auto operands = fn.operands_of(op);
+    const Type type = fn.values[operands[0]].type;
+    if (!type.is_integer_like()) return "expects an integer or index induction variable, not " + quoted_type(registry, type);
+    const auto results = value_range(fn.ops[op].result_begin, fn.ops[op].result_count);
+    std::vector<ValueId> arguments{operands[0]};  // typed as the bounds
+    arguments.insert(arguments.end(), results.begin(), results.end());
+    return check_scf_region(fn, registry, fn.regions_of(op).first, "body", arguments, BuiltinOp::scf_yield, results);
+  };
+  return def;
+}
+
+/// The record of `scf.while`: the before region computes a condition and forwards values to
+/// the after region (or the results), the after region yields the next before arguments.
+[[nodiscard]] inline OpDefinition scf_while_definition() {
+  OpDefinition def;
+  def.name = "scf.while";
+  def.format = OpFormat::scf_while;
+  def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
+    const auto [first, last] = fn.regions_of(op);
+    (void)last;
+    const auto inits = fn.operands_of(op);
+    const auto results = value_range(fn.ops[op].result_begin, fn.ops[op].result_count);
+    if (auto message = check_scf_region(fn, registry, first, "before", inits, BuiltinOp::scf_condition, results))
+      return message;
+    return check_scf_region(fn, registry, first + 1, "after", results, BuiltinOp::scf_yield, inits);
+  };
+  return def;
+}
+
+/// The record of a terminator that ends the regions of `parents` only.
+[[nodiscard]] inline OpDefinition scf_terminator_definition(std::string name, OpFormat format,
+                                                             std::vector<BuiltinOp> parents) {
+  OpDefinition def;
+  def.name = std::move(name);
+  def.format = format;
+  def.terminator = true;
+  def.verify = [parents = std::move(parents), name = def.name](const Function& fn, OpId op,
+                                                                const OpRegistry&) -> std::optional<std::string> {
+    const BlockId block = fn.ops[op].block;
+    const OpId parent = fn.parent_op(block);
+    const bool ok = parent != no_index && std::any_of(parents.begin(), parents.end(), [&](BuiltinOp p) {
+      // scf.condition ends the before region of scf.while, scf.yield its after region.
+      if (!is(fn.ops[parent].code, p)) return false;
+      if (p != BuiltinOp::scf_while) return true;
+      return fn.regions[fn.region_of(block)].index == (name == "scf.condition" ? 0u : 1u);
+    });
+    if (!ok) return "is not where its parent op expects it";
+    return std::nullopt;
+  };
+  return def;
+}
+
 }  // namespace detail
 
 /// The records of the built-in ops, indexed by `BuiltinOp` (their op codes).
@@ -299,12 +428,18 @@ namespace detail {
   defs.push_back(detail::control_definition("cf.cond_br", OpFormat::cond_branch, true));
   defs.push_back(detail::control_definition("func.return", OpFormat::return_op, true));
   defs.push_back(detail::control_definition("func.call", OpFormat::call, false));
+  defs.push_back(detail::scf_if_definition());
+  defs.push_back(detail::scf_for_definition());
+  defs.push_back(detail::scf_while_definition());
+  defs.push_back(detail::scf_terminator_definition(
+      "scf.yield", OpFormat::scf_yield, {BuiltinOp::scf_if, BuiltinOp::scf_for, BuiltinOp::scf_while}));
+  defs.push_back(detail::scf_terminator_definition("scf.condition", OpFormat::scf_condition, {BuiltinOp::scf_while}));
   // Unregistered ops (the generic form): opaque, no semantics; each op's own name is in its function's
   // arena (`OpData::imm`, `aux`). The record's name cannot be written as an op name.
   OpDefinition unregistered = detail::control_definition("<unregistered>", OpFormat::generic, false);
   unregistered.may_terminate = true;
   defs.push_back(std::move(unregistered));
-  static_assert(static_cast<std::size_t>(BuiltinOp::count) == 33, "one record per built-in op, in code order");
+  static_assert(static_cast<std::size_t>(BuiltinOp::count) == 38, "one record per built-in op, in code order");
   return defs;
 }
 

@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <kildall/ir/diagnostics.hpp>
@@ -47,6 +48,8 @@ using OpId = std::uint32_t;
 using BlockId = std::uint32_t;
 /// Index of an operation kind in an `OpRegistry`.
 using OpCode = std::uint32_t;
+/// Index of a region within its function (0 is the function body).
+using RegionId = std::uint32_t;
 
 /// The "none" index for `ValueId`, `OpId` and `BlockId`.
 inline constexpr std::uint32_t no_index = std::numeric_limits<std::uint32_t>::max();
@@ -103,6 +106,16 @@ struct BlockData {
   SourceLoc loc;                       ///< Location of the label (or of the body for the entry block).
 };
 
+/// A region: the blocks an op owns (MLIR's `Region`, e.g. the arms of `scf.if`,
+/// the body of `scf.for`); region 0 is the function body. The blocks of one
+/// region are consecutive block ids, the body's first.
+struct RegionData {
+  OpId parent = no_index;         ///< The op that owns it (`no_index` for the function body).
+  std::uint32_t index = 0;        ///< Its position among the parent's regions.
+  BlockId first_block = 0;        ///< Its entry block.
+  std::uint32_t block_count = 0;  ///< Its blocks are `[first_block, first_block + block_count)`.
+};
+
 /// A symbol's visibility (MLIR's `sym_visibility`): who may refer to it.
 enum class Visibility : std::uint8_t {
   public_,   ///< The default: visible outside the module (no keyword).
@@ -132,6 +145,10 @@ struct Function {
   BodyArray<ValueId> operands;         ///< Flat operand array.
   BodyArray<Successor> successors;     ///< Flat successor array.
   BodyString names;                    ///< Arena of value/block names and string attributes.
+  /// The regions, or empty when the body is the only one (no op owns a region); otherwise
+  /// region 0 is the body and the others follow sorted by (parent op, index), so the regions
+  /// of one op are consecutive.
+  std::vector<RegionData> regions;
   /// Attribute dictionaries of ops that have one, as written (kept and printed back, not
   /// interpreted), sorted by op.
   std::vector<OpAttributeText> op_attributes;
@@ -197,6 +214,38 @@ struct Function {
     }
     if (lo == op_attributes.size() || op_attributes[lo].op != op) return {};
     return arena_string(op_attributes[lo].begin, op_attributes[lo].size);
+  }
+  /// The number of blocks of the function body (region 0); all blocks when no op owns a region.
+  [[nodiscard]] std::uint32_t body_block_count() const {
+    return regions.empty() ? static_cast<std::uint32_t>(blocks.size()) : regions[0].block_count;
+  }
+  /// The region `block` belongs to (0: the body). O(log regions).
+  [[nodiscard]] RegionId region_of(BlockId block) const {
+    if (regions.empty() || block < regions[0].block_count) return 0;
+    std::size_t lo = 1, hi = regions.size();  // the last region whose first block is <= block
+    while (hi - lo > 1) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (regions[mid].first_block <= block) lo = mid;
+      else hi = mid;
+    }
+    return static_cast<RegionId>(lo);
+  }
+  /// The regions `op` owns, as the id range `[first, last)` (empty for most ops). O(log regions).
+  [[nodiscard]] std::pair<RegionId, RegionId> regions_of(OpId op) const {
+    if (regions.size() < 2) return {0, 0};
+    std::size_t lo = 1, hi = regions.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (regions[mid].parent < op) lo = mid + 1;
+      else hi = mid;
+    }
+    std::size_t last = lo;
+    while (last < regions.size() && regions[last].parent == op) ++last;
+    return {static_cast<RegionId>(lo), static_cast<RegionId>(last)};
+  }
+  /// The op owning the region of `block`, or `no_index` for a block of the body.
+  [[nodiscard]] OpId parent_op(BlockId block) const {
+    return regions.empty() ? no_index : regions[region_of(block)].parent;
   }
   /// The block that defines `value` (its parent block for a result).
   [[nodiscard]] BlockId defining_block(ValueId value) const {

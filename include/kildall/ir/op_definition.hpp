@@ -34,6 +34,7 @@ enum class BuiltinOp : OpCode {
   constant, addi, subi, muli, divsi, divui, remsi, remui, andi, ori, xori, shli, shrsi, shrui,
   minsi, maxsi, minui, maxui, floordivsi, ceildivsi, ceildivui, cmpi, select, extsi, extui, trunci, index_cast, index_castui,
   br, cond_br, return_, call,
+  scf_if, scf_for, scf_while, scf_yield, scf_condition,
   unregistered,  ///< An op of no registered dialect, written in the generic form (`--allow-unregistered-dialect`).
   count  ///< Number of built-in ops; dialect op codes start here.
 };
@@ -58,6 +59,11 @@ enum class OpFormat : std::uint8_t {
   return_op,    ///< `func.return %a, %b : T1, T2` (or no operands).
   call,         ///< `func.call @callee(%a) : (T) -> R`.
   generic,      ///< `"dialect.op"(%a) [^bb1, ^bb2] {attrs} : (T) -> R`, MLIR's generic form (unregistered ops).
+  scf_if,       ///< `scf.if %c -> (T) { ... } else { ... }`.
+  scf_for,      ///< `scf.for %i = %lb to %ub step %s iter_args(%a = %x) -> (T) : T { ... }`.
+  scf_while,    ///< `scf.while (%a = %x) : (T) -> R { ... } do { ^bb0(%b: R): ... }`.
+  scf_yield,    ///< `scf.yield %a : T` (or nothing).
+  scf_condition,  ///< `scf.condition(%c) %a : T`.
 };
 
 /// What the interpreter reports for one op.

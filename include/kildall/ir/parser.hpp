@@ -42,6 +42,7 @@ struct OperationState {
   std::uint64_t imm = 0;              ///< Inline attribute word (see `OpData::imm`).
   std::uint32_t aux = 0;              ///< Second inline attribute word.
   std::string_view attributes;        ///< The op's attribute dictionary as written (empty: none).
+  std::vector<std::uint32_t> regions;  ///< The regions parsed for the op (`OpAsmParser::parse_region`), in order.
 
   /// Empties the state for the next op (keeps capacity).
   void clear() {
@@ -51,7 +52,15 @@ struct OperationState {
     imm = 0;
     aux = 0;
     attributes = {};
+    regions.clear();
   }
+};
+
+/// An argument of a region's entry block that the op's own syntax names and types
+/// (`%iv` of `scf.for %iv = ...`, the `iter_args`), for `OpAsmParser::parse_region`.
+struct RegionArgument {
+  Token name;  ///< The `%name` token.
+  Type type;   ///< Its type.
 };
 
 /// A value reference that has been read but not yet given a type.
@@ -243,6 +252,99 @@ class OpAsmParser {
     if (token_.kind != TokenKind::l_brace) error(token_.loc, "expected '{' to begin an attribute dictionary, found " + quote(token_));
     return parse_optional_attribute_dictionary();
   }
+  /// Reads `{ blocks }` as the next region of the op being parsed (appended to
+  /// `state.regions`). Its entry block takes `arguments` (named by the op's syntax);
+  /// without any, a label on the entry block may declare them (`^bb0(%x: i32):`). Names
+  /// defined inside are not visible after it, its labels are its own, and a use of a value
+  /// it does not see is an error. With `implicit_terminator`, a single block that does not
+  /// end in a terminator gets that op, without operands, as its last (MLIR's
+  /// `SingleBlockImplicitTerminator`).
+  void parse_region(OperationState& state, std::span<const RegionArgument> arguments,
+                    std::optional<OpCode> implicit_terminator = std::nullopt) {
+    if (region_depth_ >= max_region_depth)
+      error(token_.loc, "regions nested more than " + std::to_string(max_region_depth) + " deep");
+    const Token open = expect(TokenKind::l_brace, "'{' to begin a region");
+    ++region_depth_;
+    // The enclosing op's parse state, restored at the end.
+    OperationState outer_state = std::move(state_);
+    state_ = OperationState{};
+    std::vector<Token> outer_lhs = std::move(lhs_);
+    std::vector<std::uint32_t> outer_packs = std::move(lhs_packs_);
+    const std::uint32_t outer_results = lhs_results_;
+    const SourceLoc outer_loc = op_loc_;
+    lhs_.clear();
+    lhs_packs_.clear();
+    const std::uint32_t outer_region = current_region_;
+    detail::NameTable outer_labels = std::move(block_names_);
+    block_names_ = detail::NameTable{};
+    const std::size_t refs_begin = block_refs_.size();
+    const std::size_t placeholders_begin = placeholders_.size();
+    const std::size_t names_begin = scope_names_.size();
+    // The region and its entry block.
+    current_region_ = static_cast<std::uint32_t>(parsed_regions_.size());
+    parsed_regions_.emplace_back();
+    const auto entry = static_cast<BlockId>(block_refs_.size());
+    fn_->blocks.emplace_back();
+    block_refs_.push_back({{}, open.loc, true});
+    parsed_regions_.back().layout.push_back(entry);
+    fn_->blocks[entry].loc = open.loc;
+    fn_->blocks[entry].argument_begin = static_cast<ValueId>(fn_->values.size());
+    for (std::uint32_t i = 0; i < arguments.size(); ++i) {
+      require_plain_name(arguments[i].name);
+      const auto value = static_cast<ValueId>(fn_->values.size());
+      fn_->values.push_back({arguments[i].type, entry, i, 0, 0, true});
+      define_value(arguments[i].name.text, arguments[i].name.loc, value);
+    }
+    fn_->blocks[entry].argument_count = static_cast<std::uint32_t>(arguments.size());
+    parse_blocks(entry, arguments.empty() ? EntryLabel::may_declare_arguments : EntryLabel::without_arguments,
+                 "region");
+    const SourceLoc close = consume().loc;  // '}'
+    const std::vector<BlockId>& layout = parsed_regions_[current_region_].layout;
+    if (implicit_terminator && layout.size() == 1) {
+      const OpId last = fn_->blocks[entry].last_op;
+      if (last == no_index || !registry_->op(fn_->ops[last].code).terminator) {
+        state_.clear();
+        lhs_.clear();
+        lhs_packs_.clear();
+        lhs_results_ = 0;
+        op_loc_ = close;
+        create_operation(*implicit_terminator, entry);
+      }
+    }
+    // Close the scope: every label defined, every use resolved; its names invisible from now on.
+    for (std::size_t i = refs_begin; i < block_refs_.size(); ++i)
+      if (!block_refs_[i].defined)
+        error(block_refs_[i].first_ref, "reference to an undefined block " + quote_source(block_refs_[i].name));
+    for (std::size_t i = placeholders_begin; i < placeholders_.size(); ++i)
+      if (placeholders_[i].resolved == no_index)
+        error(placeholders_[i].first_use, "use of undefined value " + quote_source(placeholders_[i].name));
+    for (std::size_t i = names_begin; i < scope_names_.size(); ++i)
+      if (std::uint32_t* slot = lookup_slot(scope_names_[i], false)) *slot = 0;
+    scope_names_.resize(names_begin);
+    block_names_ = std::move(outer_labels);
+    const std::uint32_t region = current_region_;
+    current_region_ = outer_region;
+    state_ = std::move(outer_state);
+    lhs_ = std::move(outer_lhs);
+    lhs_packs_ = std::move(outer_packs);
+    lhs_results_ = outer_results;
+    op_loc_ = outer_loc;
+    --region_depth_;
+    state.regions.push_back(region);
+  }
+  /// Reads a function type's results: `T`, `(T1, T2)` or `()`.
+  std::vector<Type> parse_function_results() {
+    std::vector<Type> types;
+    if (consume_if(TokenKind::l_paren)) {
+      if (!consume_if(TokenKind::r_paren)) {
+        types = parse_type_list();
+        expect(TokenKind::r_paren, "')' or ','");
+      }
+    } else {
+      types.push_back(parse_type());
+    }
+    return types;
+  }
   /// Reads a `%value` reference (to be resolved once its type is known).
   UnresolvedOperand parse_operand() {
     const Token t = expect(TokenKind::percent_identifier, "SSA operand");
@@ -401,6 +503,7 @@ class OpAsmParser {
       p.resolved = value;
     }
     slot = value + 1;
+    if (region_depth_ > 0) scope_names_.push_back(name);
     ValueData& v = fn_->values[value];
     v.name_begin = fn_->intern(name.substr(1));
     v.name_size = static_cast<std::uint32_t>(name.size() - 1);
@@ -425,7 +528,10 @@ class OpAsmParser {
     forward_slots_.clear();
     block_names_.clear();
     block_refs_.clear();
-    layout_.clear();
+    parsed_regions_.assign(1, ParsedRegion{});
+    current_region_ = 0;
+    scope_names_.clear();
+    region_depth_ = 0;
   }
 
   void parse_function(Function& fn) {
@@ -460,16 +566,7 @@ class OpAsmParser {
       } while (consume_if(TokenKind::comma));
     }
     expect(TokenKind::r_paren, "')' or ','");
-    if (consume_if(TokenKind::arrow)) {
-      if (consume_if(TokenKind::l_paren)) {
-        if (!consume_if(TokenKind::r_paren)) {
-          fn.result_types = parse_type_list();
-          expect(TokenKind::r_paren, "')' or ','");
-        }
-      } else {
-        fn.result_types.push_back(parse_type());
-      }
-    }
+    if (consume_if(TokenKind::arrow)) fn.result_types = parse_function_results();
     if (consume_keyword_if("attributes")) fn.attributes = std::string(expect_attribute_dictionary());
     if (token_.kind != TokenKind::l_brace) {
       if (!named_arguments.empty()) error(token_.loc, "expected '{' to begin the function body");
@@ -483,8 +580,7 @@ class OpAsmParser {
     // Entry block.
     fn.blocks.emplace_back();
     block_refs_.push_back({{}, body_loc, true});
-    layout_.push_back(0);
-    BlockId current = 0;
+    parsed_regions_[0].layout.push_back(0);
     fn.blocks[0].loc = body_loc;
     fn.blocks[0].argument_begin = 0;
     fn.blocks[0].argument_count = static_cast<std::uint32_t>(named_arguments.size());
@@ -492,21 +588,41 @@ class OpAsmParser {
       fn.values.push_back({named_arguments[i].second, 0, i, 0, 0, true});
       define_value(named_arguments[i].first.text, named_arguments[i].first.loc, i);
     }
+    parse_blocks(0, EntryLabel::without_arguments, "function body");
+    const SourceLoc end_loc = consume().loc;  // '}'
+    finish_function(end_loc);
+    detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
+  }
+
+  /// Whether a label on a region's entry block may declare its arguments.
+  enum class EntryLabel : std::uint8_t { without_arguments, may_declare_arguments };
+
+  /// Reads blocks into the current region, whose entry block is `entry`, up to (not
+  /// including) its closing '}'.
+  void parse_blocks(BlockId entry, EntryLabel entry_label, std::string_view what) {
+    BlockId current = entry;
     bool entry_has_ops = false;
     while (token_.kind != TokenKind::r_brace) {
-      if (token_.kind == TokenKind::eof) error(token_.loc, "expected '}' to end the function body, found end of file");
+      if (token_.kind == TokenKind::eof)
+        error(token_.loc, "expected '}' to end the " + std::string(what) + ", found end of file");
       if (token_.kind == TokenKind::caret_identifier) {
         const Token label = consume();
-        if (current == 0 && !entry_has_ops && layout_.size() == 1 && fn.blocks[0].name_size == 0 &&
-            !block_names_.contains(label.text)) {
-          // A label on the entry block: allowed without arguments.
-          if (token_.kind == TokenKind::l_paren)
-            error(token_.loc, "the entry block takes its arguments from the function signature");
-          (void)block_names_.try_emplace(label.text, 0);
-          block_refs_[0].name = label.text;
-          fn.blocks[0].name_begin = fn.intern(label.text.substr(1));
-          fn.blocks[0].name_size = static_cast<std::uint32_t>(label.text.size() - 1);
-          fn.blocks[0].loc = label.loc;
+        if (current == entry && !entry_has_ops && parsed_regions_[current_region_].layout.size() == 1 &&
+            fn_->blocks[entry].name_size == 0 && !block_names_.contains(label.text)) {
+          // A label on the entry block; its arguments come from the op (or the signature) unless
+          // the op names none.
+          (void)block_names_.try_emplace(label.text, entry);
+          block_refs_[entry].name = label.text;
+          BlockData& data = fn_->blocks[entry];
+          data.name_begin = fn_->intern(label.text.substr(1));
+          data.name_size = static_cast<std::uint32_t>(label.text.size() - 1);
+          data.loc = label.loc;
+          if (token_.kind == TokenKind::l_paren) {
+            if (entry_label == EntryLabel::without_arguments)
+              error(token_.loc, region_depth_ == 0 ? "the entry block takes its arguments from the function signature"
+                                                   : "the entry block takes its arguments from the op");
+            parse_block_arguments(entry);
+          }
           expect(TokenKind::colon, "':' after the block label");
           entry_has_ops = true;  // a second label starts a new block
           continue;
@@ -514,25 +630,14 @@ class OpAsmParser {
         current = parse_block_header(label);
         continue;
       }
-      if (current == 0) entry_has_ops = true;
+      if (current == entry) entry_has_ops = true;
       parse_operation(current);
     }
-    const SourceLoc end_loc = consume().loc;  // '}'
-    finish_function(end_loc);
-    detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
   }
 
-  BlockId parse_block_header(const Token& label) {
-    const BlockId block = block_for(label.text, label.loc);
-    BlockRef& ref = block_refs_[block];
-    if (ref.defined) error(label.loc, "redefinition of block " + quote_source(label.text));
-    ref.defined = true;
-    layout_.push_back(block);
-    BlockData& data = fn_->blocks[block];
-    data.loc = label.loc;
-    data.name_begin = fn_->intern(label.text.substr(1));
-    data.name_size = static_cast<std::uint32_t>(label.text.size() - 1);
-    data.argument_begin = static_cast<ValueId>(fn_->values.size());
+  /// Reads `(%a: T, ...)` as the arguments of `block` (which has none yet).
+  void parse_block_arguments(BlockId block) {
+    fn_->blocks[block].argument_begin = static_cast<ValueId>(fn_->values.size());
     if (consume_if(TokenKind::l_paren)) {
       std::uint32_t index = 0;
       do {
@@ -548,6 +653,19 @@ class OpAsmParser {
     }
     fn_->blocks[block].argument_count =
         static_cast<std::uint32_t>(fn_->values.size()) - fn_->blocks[block].argument_begin;
+  }
+
+  BlockId parse_block_header(const Token& label) {
+    const BlockId block = block_for(label.text, label.loc);
+    BlockRef& ref = block_refs_[block];
+    if (ref.defined) error(label.loc, "redefinition of block " + quote_source(label.text));
+    ref.defined = true;
+    parsed_regions_[current_region_].layout.push_back(block);
+    BlockData& data = fn_->blocks[block];
+    data.loc = label.loc;
+    data.name_begin = fn_->intern(label.text.substr(1));
+    data.name_size = static_cast<std::uint32_t>(label.text.size() - 1);
+    parse_block_arguments(block);
     expect(TokenKind::colon, "':' after the block label");
     return block;
   }
@@ -640,14 +758,7 @@ class OpAsmParser {
       error(types_loc, "the op has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
                            std::to_string(inputs.size()));
     expect(TokenKind::arrow, "'->'");
-    if (consume_if(TokenKind::l_paren)) {
-      if (!consume_if(TokenKind::r_paren)) {
-        s.result_types = parse_type_list();
-        expect(TokenKind::r_paren, "')' or ','");
-      }
-    } else {
-      s.result_types.push_back(parse_type());
-    }
+    s.result_types = parse_function_results();
     for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
     for (Successor& succ : s.successors) succ.operand_begin = static_cast<std::uint32_t>(s.operands.size());
     s.imm = intern(text);
@@ -688,6 +799,10 @@ class OpAsmParser {
     else fn.ops[b.last_op].next = op;
     b.last_op = op;
     fn.ops.push_back(data);
+    for (std::uint32_t i = 0; i < state_.regions.size(); ++i) {
+      parsed_regions_[state_.regions[i]].parent = op;
+      parsed_regions_[state_.regions[i]].index = i;
+    }
     for (std::uint32_t i = 0; i < data.result_count; ++i) fn.values.push_back({state_.result_types[i], op, i, 0, 0, false});
     ValueId next = data.result_begin;
     for (std::size_t g = 0; g < lhs_.size(); ++g) {
@@ -713,14 +828,33 @@ class OpAsmParser {
     for (const BlockRef& ref : block_refs_)
       if (!ref.defined) error(ref.first_ref, "reference to an undefined block " + quote_source(ref.name));
     (void)end_loc;
-    // Renumber blocks into layout order.
+    // Renumber blocks into layout order: the body's blocks first, then each region's, the
+    // regions sorted by (parent op, index) so that an op's regions are consecutive.
+    std::vector<BlockId> layout = std::move(parsed_regions_[0].layout);
+    if (parsed_regions_.size() > 1) {
+      std::vector<std::uint32_t> order(parsed_regions_.size() - 1);
+      for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i + 1;
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const ParsedRegion& x = parsed_regions_[a];
+        const ParsedRegion& y = parsed_regions_[b];
+        return x.parent != y.parent ? x.parent < y.parent : x.index < y.index;
+      });
+      fn.regions.clear();
+      fn.regions.push_back({no_index, 0, 0, static_cast<std::uint32_t>(layout.size())});
+      for (const std::uint32_t r : order) {
+        const ParsedRegion& region = parsed_regions_[r];
+        fn.regions.push_back({region.parent, region.index, static_cast<BlockId>(layout.size()),
+                              static_cast<std::uint32_t>(region.layout.size())});
+        layout.insert(layout.end(), region.layout.begin(), region.layout.end());
+      }
+    }
     bool identity = true;
-    for (std::size_t i = 0; i < layout_.size(); ++i) identity = identity && layout_[i] == i;
+    for (std::size_t i = 0; i < layout.size(); ++i) identity = identity && layout[i] == i;
     if (identity) return;
-    std::vector<BlockId> new_id(layout_.size());
-    for (std::size_t i = 0; i < layout_.size(); ++i) new_id[layout_[i]] = static_cast<BlockId>(i);
-    BodyArray<BlockData> blocks(layout_.size());
-    for (std::size_t i = 0; i < layout_.size(); ++i) blocks[i] = fn.blocks[layout_[i]];
+    std::vector<BlockId> new_id(layout.size());
+    for (std::size_t i = 0; i < layout.size(); ++i) new_id[layout[i]] = static_cast<BlockId>(i);
+    BodyArray<BlockData> blocks(layout.size());
+    for (std::size_t i = 0; i < layout.size(); ++i) blocks[i] = fn.blocks[layout[i]];
     fn.blocks = std::move(blocks);
     for (OpData& op : fn.ops) op.block = new_id[op.block];
     for (Successor& s : fn.successors) s.block = new_id[s.block];
@@ -767,6 +901,99 @@ class OpAsmParser {
       }
       case OpFormat::custom: def.parse(*this, s); return;
       case OpFormat::generic: error(op_loc_, "'" + def.name + "' is written in the generic form only"); return;
+      case OpFormat::scf_if: {
+        const auto c = parse_operand();
+        if (consume_if(TokenKind::arrow)) s.result_types = parse_function_results();
+        resolve_operand(c, Type::i1(), s);
+        const std::optional<OpCode> yield = code_of(BuiltinOp::scf_yield);
+        parse_region(s, {}, yield);
+        if (consume_keyword_if("else")) parse_region(s, {}, yield);
+        s.attributes = parse_optional_attribute_dictionary();
+        return;
+      }
+      case OpFormat::scf_for: {
+        std::vector<RegionArgument> arguments(1);
+        arguments[0].name = expect(TokenKind::percent_identifier, "the induction variable");
+        expect(TokenKind::equal, "'='");
+        const auto lower = parse_operand();
+        expect_keyword("to");
+        const auto upper = parse_operand();
+        expect_keyword("step");
+        const auto step = parse_operand();
+        std::vector<UnresolvedOperand> inits;
+        if (consume_keyword_if("iter_args")) {
+          expect(TokenKind::l_paren, "'('");
+          do {
+            arguments.push_back({expect(TokenKind::percent_identifier, "an iteration argument"), Type{}});
+            expect(TokenKind::equal, "'='");
+            inits.push_back(parse_operand());
+          } while (consume_if(TokenKind::comma));
+          expect(TokenKind::r_paren, "')' or ','");
+          expect(TokenKind::arrow, "'->' and the result types");
+          const SourceLoc types_loc = token_.loc;
+          s.result_types = parse_function_results();
+          if (s.result_types.size() != inits.size())
+            error(types_loc, "'scf.for' has " + std::to_string(inits.size()) + " iteration argument(s) but " +
+                                 std::to_string(s.result_types.size()) + " result type(s)");
+        }
+        Type type = Type::index();
+        if (consume_if(TokenKind::colon)) type = parse_type();
+        resolve_operand(lower, type, s);
+        resolve_operand(upper, type, s);
+        resolve_operand(step, type, s);
+        arguments[0].type = type;
+        for (std::size_t i = 0; i < inits.size(); ++i) {
+          resolve_operand(inits[i], s.result_types[i], s);
+          arguments[i + 1].type = s.result_types[i];
+        }
+        parse_region(s, arguments, code_of(BuiltinOp::scf_yield));
+        s.attributes = parse_optional_attribute_dictionary();
+        return;
+      }
+      case OpFormat::scf_while: {
+        std::vector<RegionArgument> arguments;
+        std::vector<UnresolvedOperand> inits;
+        expect(TokenKind::l_paren, "'('");
+        if (token_.kind != TokenKind::r_paren) {
+          do {
+            arguments.push_back({expect(TokenKind::percent_identifier, "a region argument"), Type{}});
+            expect(TokenKind::equal, "'='");
+            inits.push_back(parse_operand());
+          } while (consume_if(TokenKind::comma));
+        }
+        expect(TokenKind::r_paren, "')' or ','");
+        expect(TokenKind::colon, "':' and the op's function type");
+        expect(TokenKind::l_paren, "'('");
+        std::vector<Type> inputs;
+        const SourceLoc types_loc = token_.loc;
+        if (!consume_if(TokenKind::r_paren)) {
+          inputs = parse_type_list();
+          expect(TokenKind::r_paren, "')' or ','");
+        }
+        if (inputs.size() != inits.size())
+          error(types_loc, "'scf.while' has " + std::to_string(inits.size()) + " operand(s) but its type lists " +
+                               std::to_string(inputs.size()));
+        expect(TokenKind::arrow, "'->'");
+        s.result_types = parse_function_results();
+        for (std::size_t i = 0; i < inits.size(); ++i) {
+          resolve_operand(inits[i], inputs[i], s);
+          arguments[i].type = inputs[i];
+        }
+        parse_region(s, arguments);
+        expect_keyword("do");
+        parse_region(s, {});
+        if (consume_keyword_if("attributes")) s.attributes = expect_attribute_dictionary();
+        return;
+      }
+      case OpFormat::scf_yield: parse_values_and_types(s, "yielded values"); return;
+      case OpFormat::scf_condition: {
+        expect(TokenKind::l_paren, "'(' and the condition");
+        const auto c = parse_operand();
+        expect(TokenKind::r_paren, "')'");
+        resolve_operand(c, Type::i1(), s);
+        parse_values_and_types(s, "forwarded values");
+        return;
+      }
       case OpFormat::constant: {
         s.attributes = parse_optional_attribute_dictionary();
         if (token_.kind == TokenKind::bare_identifier && (token_.text == "true" || token_.text == "false")) {
@@ -834,20 +1061,7 @@ class OpAsmParser {
         s.attributes = parse_optional_attribute_dictionary();
         return;
       }
-      case OpFormat::return_op: {
-        s.attributes = parse_optional_attribute_dictionary();
-        if (token_.kind != TokenKind::percent_identifier) return;
-        std::vector<UnresolvedOperand> refs{parse_operand()};
-        while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
-        expect(TokenKind::colon, "':' and the types of the returned values");
-        const SourceLoc types_loc = token_.loc;
-        const auto types = parse_type_list();
-        if (types.size() != refs.size())
-          error(types_loc, "expected " + std::to_string(refs.size()) + " types for the returned values, found " +
-                               std::to_string(types.size()));
-        for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], types[i], s);
-        return;
-      }
+      case OpFormat::return_op: parse_values_and_types(s, "returned values"); return;
       case OpFormat::call: {
         const Token callee = expect(TokenKind::at_identifier, "the callee symbol");
         s.imm = intern(callee.text.substr(1));
@@ -872,19 +1086,28 @@ class OpAsmParser {
           error(types_loc, "'func.call' has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
                                std::to_string(inputs.size()));
         expect(TokenKind::arrow, "'->'");
-        if (consume_if(TokenKind::l_paren)) {
-          if (!consume_if(TokenKind::r_paren)) {
-            s.result_types = parse_type_list();
-            expect(TokenKind::r_paren, "')' or ','");
-          }
-        } else {
-          s.result_types.push_back(parse_type());
-        }
+        s.result_types = parse_function_results();
         for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
         return;
       }
     }
     (void)code;
+  }
+
+  /// Reads `{attrs}? (%a, %b : T1, T2)?`, the operands of `return`-like ops (`what` names
+  /// them in messages).
+  void parse_values_and_types(OperationState& s, std::string_view what) {
+    s.attributes = parse_optional_attribute_dictionary();
+    if (token_.kind != TokenKind::percent_identifier) return;
+    std::vector<UnresolvedOperand> refs{parse_operand()};
+    while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+    expect(TokenKind::colon, "':' and the types of the " + std::string(what));
+    const SourceLoc types_loc = token_.loc;
+    const auto types = parse_type_list();
+    if (types.size() != refs.size())
+      error(types_loc, "expected " + std::to_string(refs.size()) + " types for the " + std::string(what) + ", found " +
+                           std::to_string(types.size()));
+    for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], types[i], s);
   }
 
   /// Reads `%a, %b, ...` and checks there are exactly `count` of them.
@@ -932,7 +1155,17 @@ class OpAsmParser {
   std::vector<std::uint32_t> forward_slots_;
   detail::NameTable block_names_;
   std::vector<BlockRef> block_refs_;
-  std::vector<BlockId> layout_;
+  /// A region being parsed: its owner (once created) and its blocks in textual order.
+  struct ParsedRegion {
+    OpId parent = no_index;
+    std::uint32_t index = 0;
+    std::vector<BlockId> layout;
+  };
+  static constexpr unsigned max_region_depth = 256;  // nesting bound: the parser recurses per region
+  std::vector<ParsedRegion> parsed_regions_;  // [0] is the body
+  std::uint32_t current_region_ = 0;
+  std::vector<std::string_view> scope_names_;  // names defined in the open regions, innermost last
+  unsigned region_depth_ = 0;
   std::function<void(std::size_t)> on_function_parsed_;
   bool allow_unregistered_ = false;
   detail::FunctionStorage spare_;  // growth buffers reused from one function to the next

@@ -220,6 +220,67 @@ class OpAsmPrinter {
     }
     *this << ")";
   }
+  /// Appends ` %a, %b : T1, T2` (nothing for no values): the operands of `return`-like ops.
+  void print_values_and_types(const Function& fn, std::span<const ValueId> values) {
+    if (values.empty()) return;
+    *this << " ";
+    print_operands(values);
+    *this << " : ";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) *this << ", ";
+      print_type(fn.values[values[i]].type);
+    }
+  }
+  /// The indentation, in spaces, of the ops being printed (a region's go 2 deeper).
+  [[nodiscard]] int indent() const { return indent_; }
+  /// Sets the indentation of the ops printed next.
+  void set_indent(int spaces) { indent_ = spaces; }
+  /// Appends one line per op of `block` at the current indentation, after a line with its label
+  /// (and arguments) when `print_label`; without its terminator when `skip_terminator`.
+  void print_block(const Function& fn, BlockId block, bool print_label, bool skip_terminator = false) {
+    const BlockData& data = fn.blocks[block];
+    if (print_label) {
+      out_->append(static_cast<std::size_t>(std::max(indent_ - 2, 0)), ' ');
+      namer_->append_block(*out_, block);
+      if (data.argument_count) {
+        out_->append("(");
+        for (std::uint32_t i = 0; i < data.argument_count; ++i) {
+          if (i) out_->append(", ");
+          print_operand(data.argument_begin + i);
+          out_->append(": ");
+          print_type(fn.values[data.argument_begin + i].type);
+        }
+        out_->append(")");
+      }
+      out_->append(":\n");
+    }
+    for (const OpId op : fn.ops_of(block)) {
+      if (skip_terminator && op == data.last_op) continue;
+      out_->append(static_cast<std::size_t>(indent_), ' ');
+      print_op(fn, op);
+      out_->append("\n");
+    }
+  }
+  /// Appends region `r`: `{`, its blocks one step deeper than the op that owns it, and `}` at
+  /// the op's indentation. The entry block's label and arguments are printed only with
+  /// `print_entry_arguments` (otherwise the op's syntax names them); with
+  /// `elide_empty_terminator`, a single block's terminator without operands or attributes is
+  /// left out, as MLIR does for an implicit `scf.yield`.
+  void print_region(const Function& fn, RegionId r, bool print_entry_arguments, bool elide_empty_terminator) {
+    const RegionData& region = fn.regions[r];
+    out_->append("{\n");
+    const int outer = indent_;
+    indent_ += 2;
+    for (BlockId b = region.first_block; b < region.first_block + region.block_count; ++b) {
+      const OpId last = fn.blocks[b].last_op;
+      const bool implicit = elide_empty_terminator && region.block_count == 1 && last != no_index &&
+                            fn.ops[last].operand_count == 0 && fn.attributes_of(last).empty();
+      print_block(fn, b, b != region.first_block || print_entry_arguments, implicit);
+    }
+    indent_ = outer;
+    out_->append(static_cast<std::size_t>(indent_), ' ');
+    out_->append("}");
+  }
   /// Appends `^label` or `^label(%a, %b : T1, T2)` for successor `s` of `op`.
   void print_successor(const Function& fn, OpId op, const Successor& s) {
     namer_->append_block(*out_, s.block);
@@ -332,16 +393,95 @@ class OpAsmPrinter {
         return;
       }
       case OpFormat::return_op:
+      case OpFormat::scf_yield:
         print_attributes();
-        if (operands.empty()) return;
+        print_values_and_types(fn, operands);
+        return;
+      case OpFormat::scf_condition:
+        *this << "(";
+        print_operand(operands[0]);
+        *this << ")";
+        print_attributes();
+        print_values_and_types(fn, operands.subspan(1));
+        return;
+      case OpFormat::scf_if: {
         *this << " ";
-        print_operands(operands);
-        *this << " : ";
+        print_operand(operands[0]);
+        if (o.result_count) {
+          *this << " -> (";
+          for (std::uint32_t i = 0; i < o.result_count; ++i) {
+            if (i) *this << ", ";
+            print_type(type_of(o.result_begin + i));
+          }
+          *this << ")";
+        }
+        const auto [first, last] = fn.regions_of(op);
+        for (RegionId r = first; r < last; ++r) {
+          *this << (r == first ? " " : " else ");
+          print_region(fn, r, false, o.result_count == 0);
+        }
+        print_attributes();
+        return;
+      }
+      case OpFormat::scf_for: {
+        const RegionId body = fn.regions_of(op).first;
+        const BlockId entry = fn.regions[body].first_block;
+        *this << " ";
+        print_operand(fn.argument(entry, 0));
+        *this << " = ";
+        print_operand(operands[0]);
+        *this << " to ";
+        print_operand(operands[1]);
+        *this << " step ";
+        print_operand(operands[2]);
+        if (o.result_count) {
+          *this << " iter_args(";
+          for (std::uint32_t i = 0; i < o.result_count; ++i) {
+            if (i) *this << ", ";
+            print_operand(fn.argument(entry, i + 1));
+            *this << " = ";
+            print_operand(operands[3 + i]);
+          }
+          *this << ") -> (";
+          for (std::uint32_t i = 0; i < o.result_count; ++i) {
+            if (i) *this << ", ";
+            print_type(type_of(o.result_begin + i));
+          }
+          *this << ")";
+        }
+        if (!type_of(operands[0]).is_index()) {
+          *this << " : ";
+          print_type(type_of(operands[0]));
+        }
+        *this << " ";
+        print_region(fn, body, false, o.result_count == 0);
+        print_attributes();
+        return;
+      }
+      case OpFormat::scf_while: {
+        const RegionId before = fn.regions_of(op).first;
+        const BlockId entry = fn.regions[before].first_block;
+        *this << " (";
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+          if (i) *this << ", ";
+          print_operand(fn.argument(entry, static_cast<std::uint32_t>(i)));
+          *this << " = ";
+          print_operand(operands[i]);
+        }
+        *this << ") : (";
         for (std::size_t i = 0; i < operands.size(); ++i) {
           if (i) *this << ", ";
           print_type(type_of(operands[i]));
         }
+        *this << ") -> ";
+        print_result_types(fn, op);
+        *this << " ";
+        print_region(fn, before, false, false);
+        *this << " do ";
+        print_region(fn, before + 1, true, false);
+        if (!attributes.empty()) *this << " attributes " << attributes;
         return;
+      }
       case OpFormat::generic: {
         const std::uint32_t regular = fn.regular_operand_count(op);
         *this << "(";
@@ -387,6 +527,7 @@ class OpAsmPrinter {
   std::string* out_;
   const ValueNamer* namer_;
   const OpRegistry* registry_;
+  int indent_ = 4;
 };
 
 /// The default of `print_function`'s `drain`: keeps the whole text in `out`.
@@ -444,29 +585,9 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
     return;
   }
   out += " {\n";
-  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
-    if (b != 0) {
-      out += pad;
-      namer.append_block(out, b);
-      const BlockData& block = fn.blocks[b];
-      if (block.argument_count) {
-        out += "(";
-        for (std::uint32_t i = 0; i < block.argument_count; ++i) {
-          if (i) out += ", ";
-          printer.print_operand(block.argument_begin + i);
-          out += ": ";
-          printer.print_type(fn.values[block.argument_begin + i].type);
-        }
-        out += ")";
-      }
-      out += ":\n";
-    }
-    for (const OpId op : fn.ops_of(b)) {
-      out += pad;
-      out += "  ";
-      printer.print_op(fn, op);
-      out += "\n";
-    }
+  printer.set_indent(indent + 2);
+  for (BlockId b = 0; b < fn.body_block_count(); ++b) {
+    printer.print_block(fn, b, b != 0);
     if (out.size() >= print_drain_bytes) drain(out);
   }
   out += pad;

@@ -17,6 +17,7 @@
 
 #include <kildall/ir/arith.hpp>
 #include <kildall/graph/dominators.hpp>
+#include <kildall/graph/successor_list.hpp>
 #include <kildall/ir/cfg_view.hpp>
 #include <kildall/ir/diagnostics.hpp>
 #include <kildall/ir/module.hpp>
@@ -67,6 +68,12 @@ inline void verify_function(const Module& module, const Function& fn,
       const BlockData& target = fn.blocks[s.block];
       const auto label = [&] { return "'^" + std::string(fn.block_name(s.block)) + "'"; };  // for messages only
       if (s.block == 0) op_fail(op, "branches to the entry block, which cannot have predecessors");
+      if (!fn.regions.empty()) {
+        const RegionId region = fn.region_of(o.block);
+        if (fn.region_of(s.block) != region) op_fail(op, "branches to " + label() + " in another region");
+        if (s.block == fn.regions[region].first_block)
+          op_fail(op, "branches to the entry block of its region, which cannot have predecessors");
+      }
       if (s.operand_count != target.argument_count)
         op_fail(op, "passes " + std::to_string(s.operand_count) + " operand(s) to " + label() + ", which takes " +
                         std::to_string(target.argument_count) + " argument(s)");
@@ -112,26 +119,57 @@ inline void verify_function(const Module& module, const Function& fn,
       if (auto message = hook(fn, op, registry)) op_fail(op, *message);
     }
   }
-  // Dominance.
+  // Dominance. Without regions: over the CFG from the entry block. With regions, the blocks of
+  // each region dominate only within it (one tree over a virtual root branching to every
+  // region's entry), and a use inside a region sees a value of an enclosing region when the
+  // value dominates the op that owns the region, as in MLIR.
   const CfgView cfg(fn);
-  const auto dominators = kildall::dominator_tree(cfg, CfgView::entry());
-  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
-    if (!dominators.is_reachable(b)) continue;
-    for (const OpId op : fn.ops_of(b)) {
-      const auto operands = fn.operands_of(op);
-      for (std::size_t i = 0; i < operands.size(); ++i) {
-        const ValueId v = operands[i];
-        const ValueData& value = fn.values[v];
-        const BlockId def_block = fn.defining_block(v);
-        const bool ok = def_block == b
-                            ? (value.is_block_argument || position[value.owner] < position[op])
-                            : dominators.dominates(def_block, b);
-        if (!ok)
-          op_fail(op, "operand #" + std::to_string(i) + " ('%" + std::string(fn.value_name(v)) +
-                          "') does not dominate this use");
+  const auto check = [&](const auto& dominators) {
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      if (!dominators.is_reachable(b)) continue;
+      for (const OpId op : fn.ops_of(b)) {
+        const auto operands = fn.operands_of(op);
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+          const ValueId v = operands[i];
+          const ValueData& value = fn.values[v];
+          const BlockId def_block = fn.defining_block(v);
+          BlockId use_block = b;
+          OpId user = op;
+          if (!fn.regions.empty()) {
+            const RegionId def_region = fn.region_of(def_block);
+            while (user != no_index && fn.region_of(use_block) != def_region) {
+              user = fn.parent_op(use_block);
+              if (user != no_index) use_block = fn.ops[user].block;
+            }
+            if (user == no_index)
+              op_fail(op, "operand #" + std::to_string(i) + " ('%" + std::string(fn.value_name(v)) +
+                              "') is defined in a region that does not enclose this use");
+          }
+          const bool ok = def_block == use_block
+                              ? (value.is_block_argument || position[value.owner] < position[user])
+                              : dominators.dominates(def_block, use_block);
+          if (!ok)
+            op_fail(op, "operand #" + std::to_string(i) + " ('%" + std::string(fn.value_name(v)) +
+                            "') does not dominate this use");
+        }
       }
     }
+  };
+  if (fn.regions.empty()) {
+    check(kildall::dominator_tree(cfg, CfgView::entry()));
+    return;
   }
+  const std::size_t root = fn.blocks.size();
+  const auto graph = kildall::successor_list_graph(root + 1, [&](std::size_t v) {
+    std::vector<std::size_t> targets;
+    if (v == root) {
+      for (const RegionData& region : fn.regions) targets.push_back(region.first_block);
+    } else {
+      for (const CfgEdge& e : cfg.successors(static_cast<BlockId>(v))) targets.push_back(e.target);
+    }
+    return targets;
+  });
+  check(kildall::dominator_tree(graph, root));
 }
 
 }  // namespace detail
