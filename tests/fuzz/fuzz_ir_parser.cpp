@@ -11,7 +11,8 @@
 //    the rewrites (sccp, int-range-optimizations, greedy reduce-noise)
 //    keeping the results.
 // The registry has the noisy dialect (custom types and ops) besides the
-// built-in ops, like kildall-opt's.
+// built-in ops, like kildall-opt's; unregistered ops in the generic form are
+// allowed (`--allow-unregistered-dialect`).
 
 #include <cstdint>
 #include <optional>
@@ -56,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::optional<ir::Module> module;
   try {
-    module.emplace(ir::parse_and_verify(text, registry, "fuzz.mlir"));
+    module.emplace(fuzz::parse_for_fuzz(text, registry, "fuzz.mlir"));
   } catch (const ir::IrError& e) {
     check_diagnostic(e, text);
     return 0;
@@ -64,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string printed = ir::print_module(*module);
   std::optional<ir::Module> reparsed;
   try {
-    reparsed.emplace(ir::parse_and_verify(printed, registry, "fuzz.mlir"));
+    reparsed.emplace(fuzz::parse_for_fuzz(printed, registry, "fuzz.mlir"));
   } catch (const ir::IrError& e) {
     fuzz::fuzz_failure("the printed module does not parse", std::string(e.what()) + "\n--- printed ---\n" + printed);
   }

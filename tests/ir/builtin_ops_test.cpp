@@ -57,9 +57,11 @@ TEST_CASE("every built-in op has one record, under its op code, found by its nam
   REQUIRE(defs.size() == static_cast<std::size_t>(BuiltinOp::count));
   for (OpCode code = 0; code < defs.size(); ++code) {
     CHECK(registry.find_op(defs[code].name) == code);
-    const bool control = is(code, BuiltinOp::br) || is(code, BuiltinOp::cond_br) || is(code, BuiltinOp::return_) ||
-                         is(code, BuiltinOp::call);
-    CHECK(defs[code].terminator == (control && !is(code, BuiltinOp::call)));
+    const bool opaque = is(code, BuiltinOp::call) || is(code, BuiltinOp::unregistered);  // no semantics of their own
+    const bool control =
+        is(code, BuiltinOp::br) || is(code, BuiltinOp::cond_br) || is(code, BuiltinOp::return_) || opaque;
+    CHECK(defs[code].terminator == (control && !opaque));
+    CHECK(defs[code].may_terminate == is(code, BuiltinOp::unregistered));
     CHECK(static_cast<bool>(defs[code].eval) == !control);         // control flow is structure
     CHECK(static_cast<bool>(defs[code].infer_ranges) == !control);  // every value op has a range transfer
     // Type rules live in the records too, but for the ops the parser's format already types.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -160,5 +161,53 @@ func.func private @three(i32, i32) -> (i32, i32, i32)
   std::ofstream(path) << printed;
   CAPTURE(printed);
   CHECK(std::system((mlir_opt + " " + path.string() + " -o /dev/null").c_str()) == 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("mlir-opt-16 reads the printed attribute dictionaries and unregistered ops, and kildall reads its output") {
+  const std::string mlir_opt = find_mlir_opt();
+  if (mlir_opt.empty()) {
+    MESSAGE("SKIPPED: mlir-opt-16 is not installed (Debian package mlir-16-tools)");
+    return;
+  }
+  const char* const source = R"(module attributes {test.mod = 1 : i64} {
+  func.func private @decl(i32) -> i32 attributes {tag = "baz"}
+  func.func @f(%a: i32, %c: i1) -> i32 attributes {llvm.emit_c_interface} {
+    %k = arith.constant {name = "k"} 1 : i32
+    %x = "foo.op"(%a, %k) {w = [1, 2]} : (i32, i32) -> i32
+    %p:2 = "foo.pair"() : () -> (i32, i1)
+    %s = arith.addi %x, %p#0 {tag} : i32
+    %r = func.call @decl(%s) {callee_attr} : (i32) -> i32
+    "foo.cond_br"(%c) [^bb1, ^bb2] : (i1) -> ()
+  ^bb1:
+    return {first} %r : i32
+  ^bb2:
+    "foo.return"(%s) : (i32) -> ()
+  }
+}
+)";
+  const OpRegistry registry;
+  const auto parse = [&](const std::string& text, const char* file) {
+    OpAsmParser parser(text, registry, file);
+    parser.allow_unregistered_ops();
+    Module module = parser.parse_module();
+    verify(module);
+    return module;
+  };
+  const std::string printed = print_module(parse(source, "attrs.mlir"));
+  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_attrs_test";
+  std::filesystem::create_directories(dir);
+  const auto in = dir / "in.mlir";
+  const auto out = dir / "out.mlir";
+  std::ofstream(in) << printed;
+  CAPTURE(printed);
+  REQUIRE(std::system((mlir_opt + " --allow-unregistered-dialect " + in.string() + " -o " + out.string()).c_str()) == 0);
+  std::ifstream stream(out);
+  const std::string theirs((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+  CAPTURE(theirs);
+  const Module back = parse(theirs, "mlir-opt.mlir");  // MLIR's own spelling of the same module
+  REQUIRE(back.functions.size() == 2);
+  CHECK(back.functions[1].ops.size() == 8);
+  CHECK(print_module(back).find("\"foo.cond_br\"(%arg1) [^bb1, ^bb2] : (i1) -> ()") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -17,6 +17,7 @@
 #include <kildall/ir/printer.hpp>
 
 #include "../random_programs.hpp"
+#include "../value_named.hpp"
 
 using namespace kildall::ir;
 using namespace kildall::ir::testing;
@@ -351,4 +352,40 @@ TEST_CASE("forwarded_values lists each look-through identity once, in value orde
   // A function without such identities has none.
   const Module plain = parse_and_verify("func.func @g(%a: i32) -> i32 {\n  %b = arith.addi %a, %a : i32\n  return %b : i32\n}\n", registry);
   CHECK(forwarded_values(plain.functions[0]).empty());
+}
+
+TEST_CASE("an unregistered op is opaque to SCCP: its results are unknown, its successors all reachable") {
+  // Oracle: MLIR's rule for ops without semantics (results overdefined; an unknown terminator
+  // may take any successor), checked value by value; constants around it still fold.
+  const OpRegistry registry;
+  const char* const source = R"(func.func @f(%a: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %x = "foo.op"(%c1) : (i32) -> i32
+  %y = arith.addi %x, %c1 : i32
+  %z = arith.addi %c1, %c2 : i32
+  "foo.br"(%c1) [^bb1, ^bb2] : (i32) -> ()
+^bb1:
+  return %y : i32
+^bb2:
+  return %z : i32
+}
+)";
+  OpAsmParser parser(source, registry, "u.mlir");
+  parser.allow_unregistered_ops();
+  Module module = parser.parse_module();
+  verify(module);
+  Function& fn = module.functions[0];
+  const SccpAnalysis sccp(fn, registry);
+  CHECK(sccp.executable(1));
+  CHECK(sccp.executable(2));
+  CHECK(sccp.describe(value_named(fn, "x")) == "overdefined");
+  CHECK(sccp.describe(value_named(fn, "y")) == "overdefined");
+  CHECK(sccp.describe(value_named(fn, "z")) == "3");
+  (void)apply_sccp(fn, sccp);
+  verify(module);
+  const std::string printed = print_module(module);
+  CAPTURE(printed);
+  CHECK(printed.find("\"foo.op\"(%c1) : (i32) -> i32") != std::string::npos);
+  CHECK(printed.find("\"foo.br\"(%c1) [^bb1, ^bb2] : (i32) -> ()") != std::string::npos);
 }
