@@ -338,6 +338,11 @@ namespace detail {
   OpDefinition def;
   def.name = "scf.if";
   def.format = OpFormat::scf_if;
+  // then when the condition holds, else (or straight to the results) when not; each yields the results.
+  def.region_flow.from_op = {{0, 1, 0}, {1, 1, 1}};
+  def.region_flow.from_region = {{{RegionSuccessor::parent, 0, -1}}, {{RegionSuccessor::parent, 0, -1}}};
+  def.region_flow.deciding_operand = 0;
+  def.region_flow.region_deciding_operand = {-1, -1};
   def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
     const auto [first, last] = fn.regions_of(op);
     const auto results = value_range(fn.ops[op].result_begin, fn.ops[op].result_count);
@@ -356,6 +361,11 @@ namespace detail {
   OpDefinition def;
   def.name = "scf.for";
   def.format = OpFormat::scf_for;
+  // The body or (no iteration) the results get the iter_args; the body yields to itself or the results.
+  def.region_flow.from_op = {{0, 3, -1}, {RegionSuccessor::parent, 3, -1}};
+  def.region_flow.from_region = {{{0, 0, -1}, {RegionSuccessor::parent, 0, -1}}};
+  def.region_flow.region_deciding_operand = {-1};
+  def.region_flow.induction_bounds = 0;
   def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
     const auto operands = fn.operands_of(op);
     const Type type = fn.values[operands[0]].type;
@@ -374,6 +384,11 @@ namespace detail {
   OpDefinition def;
   def.name = "scf.while";
   def.format = OpFormat::scf_while;
+  // before gets the operands; its scf.condition passes its values to after (true) or the results
+  // (false); after yields the next before arguments.
+  def.region_flow.from_op = {{0, 0, -1}};
+  def.region_flow.from_region = {{{1, 1, 0}, {RegionSuccessor::parent, 1, 1}}, {{0, 0, -1}}};
+  def.region_flow.region_deciding_operand = {0, -1};
   def.verify = [](const Function& fn, OpId op, const OpRegistry& registry) -> std::optional<std::string> {
     const auto [first, last] = fn.regions_of(op);
     (void)last;

@@ -8,9 +8,24 @@
 /// slot of a terminator, so `cond_br %c, ^bb1, ^bb1` has two parallel edges.
 /// The view keeps the edges in two compressed arrays (out and in) built in
 /// O(blocks + edges); rebuild it after a rewrite changes the CFG.
+///
+/// Regions (`scf.if`, `scf.for`, `scf.while`) become edges too, by their ops'
+/// `RegionFlow` (op_definition.hpp): a block that holds ops owning regions is
+/// cut after each of them, the part after one being a *continuation* vertex
+/// (ids `blocks.size()` and up; a block's own id is its first part), whose
+/// arguments are that op's results. The op's part branches to its regions'
+/// entry blocks (or straight to its continuation), and each region's
+/// terminator (`scf.yield`, `scf.condition`) to where the flow says: a
+/// region's entry or the continuation. These *region edges* forward the
+/// values the flow names (`forwarded`) and may be taken only on one side of a
+/// deciding operand (`arm`). So a solver needs nothing about regions: SCCP and
+/// the integer ranges propagate through `scf` with executable regions as they
+/// do through `cf`. Without regions the view is the plain block graph.
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <unordered_map>
 #include <iterator>
 #include <span>
 #include <utility>
@@ -20,6 +35,7 @@
 
 #include <kildall/graph/index_iterator.hpp>
 #include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
 
 namespace kildall::ir {
 
@@ -38,9 +54,15 @@ struct CfgEdge {
 /// The blocks of one function as a bidirectional, indexed graph.
 class CfgView {
  public:
-  /// The CFG of `fn` (which must outlive the view and not change while it is used).
-  explicit CfgView(const Function& fn) : fn_(&fn) {
+  /// The CFG of `fn` (which must outlive the view and not change while it is used); `registry`
+  /// describes how control flows through ops that own regions (only read when `fn` has some).
+  explicit CfgView(const Function& fn, const OpRegistry& registry = OpRegistry::builtins()) : fn_(&fn) {
     const std::size_t n = fn.blocks.size();
+    if (!fn.regions.empty()) {
+      build_with_regions(registry);
+      return;
+    }
+    vertex_count_ = static_cast<std::uint32_t>(n);
     out_begin_.assign(n + 1, 0);
     in_begin_.assign(n + 1, 0);
     out_.reserve(fn.successors.size());  // every edge is a successor (erased terminators' are skipped)
@@ -54,16 +76,52 @@ class CfgView {
       }
       out_begin_[b + 1] = static_cast<std::uint32_t>(out_.size());
     }
-    for (std::size_t b = 0; b < n; ++b) in_begin_[b + 1] += in_begin_[b];
-    in_.resize(out_.size());
-    BodyArray<std::uint32_t> fill(in_begin_.begin(), in_begin_.end() - 1);
-    for (const CfgEdge& e : out_) in_[fill[e.target]++] = e;
+    finish_in_edges();
   }
 
   /// The function viewed.
   [[nodiscard]] const Function& function() const { return *fn_; }
-  /// Number of blocks.
-  [[nodiscard]] std::size_t block_count() const { return fn_->blocks.size(); }
+  /// Number of vertices: the blocks, then the continuations after ops that own regions.
+  [[nodiscard]] std::size_t vertex_count() const { return vertex_count_; }
+  /// The block vertex `v` is a part of (itself for a block id).
+  [[nodiscard]] BlockId block_of(std::uint32_t v) const {
+    return v < fn_->blocks.size() ? v : fn_->ops[continuation_after_[v - fn_->blocks.size()]].block;
+  }
+  /// For a continuation vertex, the op owning regions it follows; `no_index` for a block.
+  [[nodiscard]] OpId continuation_after(std::uint32_t v) const {
+    return v < fn_->blocks.size() ? no_index : continuation_after_[v - fn_->blocks.size()];
+  }
+  /// The first op of vertex `v` (`no_index` if none); its ops run up to the block's end or the
+  /// first op owning regions, included.
+  [[nodiscard]] OpId first_op(std::uint32_t v) const {
+    return v < fn_->blocks.size() ? fn_->blocks[v].first_op : fn_->ops[continuation_after(v)].next;
+  }
+  /// The continuation vertex after `op`, which owns regions.
+  [[nodiscard]] std::uint32_t continuation_of(OpId op) const { return continuation_.at(op); }
+  /// The last part of `block` (the vertex its terminator ends).
+  [[nodiscard]] std::uint32_t last_vertex(BlockId block) const {
+    return last_vertex_.empty() ? block : last_vertex_[block];
+  }
+  /// Whether `e` is a region edge (not a successor of a `cf`-style terminator).
+  [[nodiscard]] bool is_region_edge(const CfgEdge& e) const { return e.successor >= fn_->successors.size(); }
+  /// The values region edge `e` forwards to its target's arguments (see the file comment).
+  [[nodiscard]] std::span<const ValueId> forwarded(const CfgEdge& e) const {
+    const RegionEdge& r = region_edges_[e.successor - fn_->successors.size()];
+    return {region_forwarded_.data() + r.forwarded_begin, r.forwarded_count};
+  }
+  /// For region edge `e`: 0 when taken only if the deciding operand is true, 1 only if false;
+  /// nullopt when either.
+  [[nodiscard]] std::optional<std::uint32_t> arm(const CfgEdge& e) const {
+    const RegionEdge& r = region_edges_[e.successor - fn_->successors.size()];
+    if (r.arm < 0) return std::nullopt;
+    return static_cast<std::uint32_t>(r.arm);
+  }
+  /// The operand that decides which region edges leave `v` (`scf.if`'s or `scf.condition`'s
+  /// condition): one value, or none.
+  [[nodiscard]] std::span<const ValueId> deciding_operands(std::uint32_t v) const {
+    if (deciding_.empty() || deciding_[v] == no_index) return {};
+    return {deciding_.data() + v, 1};
+  }
   /// The entry block (0).
   [[nodiscard]] static constexpr BlockId entry() { return 0; }
   /// Out-edges of `b`, in successor order.
@@ -78,7 +136,116 @@ class CfgView {
   [[nodiscard]] std::span<const CfgEdge> edges() const { return out_; }
 
  private:
+  struct RegionEdge {
+    std::uint32_t forwarded_begin = 0;
+    std::uint32_t forwarded_count = 0;
+    std::int32_t arm = -1;
+  };
+
+  void finish_in_edges() {
+    const std::size_t n = vertex_count_;
+    for (std::size_t b = 0; b < n; ++b) in_begin_[b + 1] += in_begin_[b];
+    in_.resize(out_.size());
+    BodyArray<std::uint32_t> fill(in_begin_.begin(), in_begin_.end() - 1);
+    for (const CfgEdge& e : out_) in_[fill[e.target]++] = e;
+  }
+
+  void build_with_regions(const OpRegistry& registry) {
+    const Function& fn = *fn_;
+    const auto n = static_cast<std::uint32_t>(fn.blocks.size());
+    const auto has_flow = [&](OpId op) { return registry.op(fn.ops[op].code).region_flow.described(); };
+    // Vertices: cut each block after every op that owns regions.
+    last_vertex_.assign(n, 0);
+    for (BlockId b = 0; b < n; ++b) {
+      std::uint32_t v = b;
+      for (const OpId op : fn.ops_of(b)) {
+        if (!has_flow(op) || op == fn.blocks[b].last_op) continue;
+        v = n + static_cast<std::uint32_t>(continuation_after_.size());
+        continuation_after_.push_back(op);
+        continuation_.emplace(op, v);
+      }
+      last_vertex_[b] = v;
+    }
+    vertex_count_ = n + static_cast<std::uint32_t>(continuation_after_.size());
+    deciding_.assign(vertex_count_, no_index);
+    // Edges, grouped by source vertex.
+    out_begin_.assign(vertex_count_ + 1, 0);
+    in_begin_.assign(vertex_count_ + 1, 0);
+    const auto total_successors = static_cast<std::uint32_t>(fn.successors.size());
+    const auto add_region_edge = [&](std::uint32_t source, std::uint32_t target, std::span<const ValueId> values,
+                                     std::int32_t arm) {
+      out_.push_back({source, target, total_successors + static_cast<std::uint32_t>(region_edges_.size())});
+      region_edges_.push_back({static_cast<std::uint32_t>(region_forwarded_.size()),
+                               static_cast<std::uint32_t>(values.size()), arm});
+      region_forwarded_.insert(region_forwarded_.end(), values.begin(), values.end());
+      ++in_begin_[target + 1];
+    };
+    // The edge of successor `s` of `owner` (an op owning regions) from vertex `source`, whose
+    // deciding op has `operands`.
+    const auto follow = [&](std::uint32_t source, OpId owner, const RegionSuccessor& s, std::span<const ValueId> operands) {
+      const auto [first, last] = fn.regions_of(owner);
+      const std::span<const ValueId> values =
+          s.first_forwarded < operands.size() ? operands.subspan(s.first_forwarded) : std::span<const ValueId>{};
+      if (s.region != RegionSuccessor::parent && first + s.region < last) {
+        add_region_edge(source, fn.regions[first + s.region].first_block, values, s.arm);
+      } else {
+        add_region_edge(source, continuation_.at(owner), values, s.arm);
+      }
+    };
+    for (BlockId b = 0; b < n; ++b) {
+      // The parts of b end in its ops owning regions, then its terminator.
+      std::uint32_t v = b;
+      for (const OpId op : fn.ops_of(b)) {
+        const bool last = op == fn.blocks[b].last_op;
+        if (has_flow(op) && !last) {
+          const RegionFlow& flow = registry.op(fn.ops[op].code).region_flow;
+          const auto operands = fn.operands_of(op);
+          if (flow.deciding_operand >= 0) deciding_[v] = operands[static_cast<std::size_t>(flow.deciding_operand)];
+          for (const RegionSuccessor& s : flow.from_op) follow(v, op, s, operands);
+          v = continuation_.at(op);
+          continue;
+        }
+        if (!last) continue;
+        // The terminator: a region's (by its parent's flow) or a `cf`-style one.
+        const OpId parent = fn.parent_op(b);
+        const RegionFlow* flow = parent == no_index ? nullptr : &registry.op(fn.ops[parent].code).region_flow;
+        const bool region_exit = flow && flow->described() && fn.ops[op].successor_count == 0 &&
+                                 registry.op(fn.ops[op].code).terminator;
+        if (region_exit) {
+          const std::uint32_t index = fn.regions[fn.region_of(b)].index;
+          const auto operands = fn.operands_of(op);
+          if (index < flow->region_deciding_operand.size() && flow->region_deciding_operand[index] >= 0)
+            deciding_[v] = operands[static_cast<std::size_t>(flow->region_deciding_operand[index])];
+          if (index < flow->from_region.size())
+            for (const RegionSuccessor& s : flow->from_region[index]) follow(v, parent, s, operands);
+        } else {
+          for (std::uint32_t i = 0; i < fn.ops[op].successor_count; ++i) {
+            const std::uint32_t s = fn.ops[op].successor_begin + i;
+            out_.push_back({v, fn.successors[s].block, s});
+            ++in_begin_[fn.successors[s].block + 1];
+          }
+        }
+      }
+    }
+    // Vertices are numbered blocks first, but their edges were pushed block by block: group them.
+    std::vector<std::uint32_t> count(vertex_count_ + 1, 0);
+    for (const CfgEdge& e : out_) ++count[e.source + 1];
+    for (std::size_t v = 0; v < vertex_count_; ++v) count[v + 1] += count[v];
+    out_begin_.assign(count.begin(), count.end());
+    BodyArray<CfgEdge> grouped(out_.size());
+    for (const CfgEdge& e : out_) grouped[count[e.source]++] = e;
+    out_ = std::move(grouped);
+    finish_in_edges();
+  }
+
   const Function* fn_;
+  std::uint32_t vertex_count_ = 0;
+  BodyArray<OpId> continuation_after_;               // by continuation vertex - blocks: the op it follows
+  std::unordered_map<OpId, std::uint32_t> continuation_;  // op owning regions -> its continuation vertex
+  BodyArray<std::uint32_t> last_vertex_;             // by block (regions only): its last part
+  BodyArray<ValueId> deciding_;                      // by vertex (regions only): the deciding operand
+  std::vector<RegionEdge> region_edges_;             // by successor id - successors.size()
+  BodyArray<ValueId> region_forwarded_;
   BodyArray<CfgEdge> out_;
   BodyArray<CfgEdge> in_;
   BodyArray<std::uint32_t> out_begin_;
@@ -106,10 +273,10 @@ struct CfgTraversalCategory : boost::bidirectional_graph_tag, boost::vertex_list
 [[nodiscard]] inline BlockId source(const CfgEdge& e, const CfgView&) { return e.source; }
 /// All blocks as an iterator pair.
 [[nodiscard]] inline std::pair<IndexIterator, IndexIterator> vertices(const CfgView& g) {
-  return {IndexIterator(0), IndexIterator(static_cast<BlockId>(g.block_count()))};
+  return {IndexIterator(0), IndexIterator(static_cast<BlockId>(g.vertex_count()))};
 }
 /// Number of blocks.
-[[nodiscard]] inline std::size_t num_vertices(const CfgView& g) { return g.block_count(); }
+[[nodiscard]] inline std::size_t num_vertices(const CfgView& g) { return g.vertex_count(); }
 /// Number of successor slots of `b`.
 [[nodiscard]] inline std::size_t out_degree(BlockId b, const CfgView& g) { return g.successors(b).size(); }
 /// Number of predecessor edges of `b`.

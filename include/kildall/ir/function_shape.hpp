@@ -10,6 +10,15 @@
 ///
 /// The CFG is a `CfgView` built with the shape; values are `ValueId`s (their
 /// own dense index). Built in O(blocks + ops); rebuild after a rewrite.
+///
+/// Regions: the view's vertices are blocks and the continuations after ops
+/// that own regions (cfg_view.hpp). A continuation's arguments are that op's
+/// results, which the region edges forward to. A loop's induction variable
+/// (`scf.for`'s `%iv`, `RegionFlow::induction_bounds`) is not forwarded by any
+/// edge: it is the first value of the body's entry, computed from the
+/// loop's lower bound, upper bound and step (its `operands`), so an analysis
+/// sees it as a value whose defining "op" is the loop (`transfer` finds it a
+/// block argument).
 
 #include <cstdint>
 #include <optional>
@@ -30,15 +39,32 @@ class FunctionShape {
   /// A value is its `ValueId`.
   using value_type = ValueId;
 
-  /// The shape of `fn`.
-  explicit FunctionShape(const Function& fn) : fn_(&fn), cfg_(fn) {
-    const std::size_t n = fn.blocks.size();
+  /// The shape of `fn`, whose ops owning regions `registry` describes.
+  explicit FunctionShape(const Function& fn, const OpRegistry& registry = OpRegistry::builtins())
+      : fn_(&fn), registry_(&registry), cfg_(fn, registry) {
+    const std::size_t n = cfg_.vertex_count();
     value_begin_.assign(n + 1, 0);
     block_values_.reserve(fn.values.size());  // op results are at most the values
-    for (BlockId b = 0; b < n; ++b) {
-      for (const OpId op : fn.ops_of(b))
+    if (fn.regions.empty()) {
+      for (BlockId b = 0; b < n; ++b) {
+        for (const OpId op : fn.ops_of(b))
+          for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
+        value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());
+      }
+      return;
+    }
+    induction_.assign(fn.blocks.size(), false);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (v < fn.blocks.size() && induction_bounds(v) >= 0) {
+        induction_[v] = true;
+        block_values_.push_back(fn.argument(v, 0));
+      }
+      for (OpId op = cfg_.first_op(v); op != no_index; op = fn.ops[op].next) {
+        const bool ends_part = op != fn.blocks[fn.ops[op].block].last_op && owns_flow(op);
+        if (ends_part) break;  // its results are the continuation's arguments
         for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
-      value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());
+      }
+      value_begin_[v + 1] = static_cast<std::uint32_t>(block_values_.size());
     }
   }
 
@@ -50,44 +76,74 @@ class FunctionShape {
   [[nodiscard]] static constexpr BlockId entries() { return CfgView::entry(); }
   /// Number of values (block arguments and op results).
   [[nodiscard]] std::size_t value_count() const { return fn_->values.size(); }
-  /// The arguments of `b`, in order.
+  /// The arguments of vertex `b`, in order: a block's (without a loop's induction variable),
+  /// or for a continuation the results of the op it follows.
   [[nodiscard]] auto block_arguments(BlockId b) const {
+    if (b >= fn_->blocks.size()) {
+      const OpData& op = fn_->ops[cfg_.continuation_after(b)];
+      return std::views::iota(op.result_begin, op.result_begin + op.result_count);
+    }
     const BlockData& block = fn_->blocks[b];
-    return std::views::iota(block.argument_begin, block.argument_begin + block.argument_count);
+    const ValueId skip = !induction_.empty() && induction_[b] ? 1 : 0;
+    return std::views::iota(block.argument_begin + skip, block.argument_begin + block.argument_count);
   }
   /// The results of `b`'s ops, in program order.
   [[nodiscard]] std::span<const ValueId> block_values(BlockId b) const {
     return {block_values_.data() + value_begin_[b], value_begin_[b + 1] - value_begin_[b]};
   }
   /// The operands of the op defining result `v` (its successor operands, which a branch passes
-  /// to block arguments, excluded).
+  /// to block arguments, excluded); for a loop's induction variable, the loop's lower bound,
+  /// upper bound and step.
   [[nodiscard]] std::span<const ValueId> operands(ValueId v) const {
     const ValueData& value = fn_->values[v];
-    if (value.is_block_argument) return {};
+    if (value.is_block_argument) {
+      if (induction_.empty() || !induction_[value.owner] || value.position != 0) return {};
+      const auto bounds = static_cast<std::size_t>(induction_bounds(value.owner));
+      return fn_->operands_of(fn_->parent_op(value.owner)).subspan(bounds, 3);
+    }
     return fn_->operands_of(value.owner).subspan(0, fn_->regular_operand_count(value.owner));
   }
   /// The values CFG edge `e` passes to its target's arguments, in order.
   [[nodiscard]] std::span<const ValueId> forwarded_operands(const CfgEdge& e) const {
+    if (cfg_.is_region_edge(e)) return cfg_.forwarded(e);
     const Successor& s = fn_->successors[e.successor];
-    return fn_->operands_of(fn_->terminator(e.source)).subspan(s.operand_begin, s.operand_count);
+    return fn_->operands_of(fn_->terminator(cfg_.block_of(e.source))).subspan(s.operand_begin, s.operand_count);
   }
   /// The operands the terminator of `b` decides its successors with (the condition of
   /// `cf.cond_br`; none for terminators without successors).
   [[nodiscard]] std::span<const ValueId> branch_operands(BlockId b) const {
+    if (!fn_->regions.empty()) {
+      if (const std::span<const ValueId> deciding = cfg_.deciding_operands(b); !deciding.empty()) return deciding;
+      if (b != cfg_.last_vertex(cfg_.block_of(b))) return {};  // ends in an op owning regions
+      b = cfg_.block_of(b);
+    }
     const OpId terminator = fn_->terminator(b);
     if (terminator == no_index || fn_->ops[terminator].successor_count == 0) return {};
     return fn_->operands_of(terminator).subspan(0, fn_->regular_operand_count(terminator));
   }
   /// For a `cf.cond_br` edge, whether it is the true (0) or false (1) successor; nullopt otherwise.
   [[nodiscard]] std::optional<std::uint32_t> cond_branch_arm(const CfgEdge& e) const {
-    const OpId terminator = fn_->terminator(e.source);
+    if (cfg_.is_region_edge(e)) return cfg_.arm(e);
+    const OpId terminator = fn_->terminator(cfg_.block_of(e.source));
     if (!is(fn_->ops[terminator].code, BuiltinOp::cond_br)) return std::nullopt;
     return e.successor - fn_->ops[terminator].successor_begin;
   }
 
  private:
+  [[nodiscard]] bool owns_flow(OpId op) const { return registry_->op(fn_->ops[op].code).region_flow.described(); }
+  /// For the entry block of a loop's body: `RegionFlow::induction_bounds`; else -1.
+  [[nodiscard]] std::int32_t induction_bounds(BlockId b) const {
+    const OpId parent = fn_->parent_op(b);
+    if (parent == no_index || fn_->blocks[b].argument_count == 0) return -1;
+    const RegionData& region = fn_->regions[fn_->region_of(b)];
+    if (region.index != 0 || region.first_block != b) return -1;
+    return registry_->op(fn_->ops[parent].code).region_flow.induction_bounds;
+  }
+
   const Function* fn_;
+  const OpRegistry* registry_;
   CfgView cfg_;
+  std::vector<bool> induction_;  // by block (regions only): its first argument is an induction variable
   BodyArray<ValueId> block_values_;
   BodyArray<std::uint32_t> value_begin_;
 };

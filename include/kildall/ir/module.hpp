@@ -243,6 +243,11 @@ struct Function {
     while (last < regions.size() && regions[last].parent == op) ++last;
     return {static_cast<RegionId>(lo), static_cast<RegionId>(last)};
   }
+  /// Whether `block` lies in a region of an erased op (erasing an op erases its regions' ops).
+  [[nodiscard]] bool in_erased_region(BlockId block) const {
+    const OpId parent = parent_op(block);
+    return parent != no_index && ops[parent].erased;
+  }
   /// The op owning the region of `block`, or `no_index` for a block of the body.
   [[nodiscard]] OpId parent_op(BlockId block) const {
     return regions.empty() ? no_index : regions[region_of(block)].parent;

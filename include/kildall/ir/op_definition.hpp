@@ -120,6 +120,32 @@ using FoldHook = std::function<std::optional<Folded>(const Function&, OpId, std:
 using RangeHook =
     std::function<Interval(const Function& fn, OpId op, std::uint32_t result, std::span<const Interval> operands)>;
 
+/// One place control can go from an op that owns regions, or from the terminator of one of
+/// its regions (MLIR's `RegionSuccessor`).
+struct RegionSuccessor {
+  /// `region` value meaning "back to the op": its results receive the forwarded values.
+  static constexpr std::uint32_t parent = 0xFFFFFFFFu;
+  std::uint32_t region = parent;      ///< A region index of the owning op (one it lacks means `parent`), or `parent`.
+  std::uint32_t first_forwarded = 0;  ///< The values passed on: the deciding op's operands from this index on.
+  std::int8_t arm = -1;               ///< 0: taken when the deciding operand is true, 1: when false, -1: either.
+};
+
+/// How control flows through an op's regions (MLIR's `RegionBranchOpInterface`, as data):
+/// where the op goes first, where each region's terminator goes, and which operand decides.
+/// The IR's CFG view turns it into edges, so the solvers, the verifier and the interpreter
+/// read one description.
+struct RegionFlow {
+  std::vector<RegionSuccessor> from_op;                   ///< Entering a region, or skipping to the results.
+  std::vector<std::vector<RegionSuccessor>> from_region;  ///< Per region index: from its terminator.
+  std::int32_t deciding_operand = -1;  ///< The op's operand the `arm`s of `from_op` read (-1: none).
+  std::vector<std::int32_t> region_deciding_operand;  ///< Per region: the terminator's operand its `arm`s read.
+  /// >= 0: region 0's first argument is an induction variable (`scf.for`'s `%iv`), not a
+  /// forwarded value: it runs from operand `i` up to (excluding) operand `i + 1` by operand `i + 2`.
+  std::int32_t induction_bounds = -1;
+  /// True when the op owns regions whose control flow is described here.
+  [[nodiscard]] bool described() const { return !from_op.empty(); }
+};
+
 /// One registered op kind.
 struct OpDefinition {
   std::string name;                    ///< Full name, e.g. "noisy.add".
@@ -142,6 +168,8 @@ struct OpDefinition {
   /// True when the op may end a block without being known to be a terminator (an unregistered
   /// op: MLIR cannot tell either); its successors, if any, are the block's CFG edges.
   bool may_terminate = false;
+  /// For ops that own regions: how control flows through them (`scf.if`, `scf.for`, `scf.while`).
+  RegionFlow region_flow;
 };
 
 /// The records of the built-in ops, indexed by `BuiltinOp` (defined in builtin_ops.hpp, which

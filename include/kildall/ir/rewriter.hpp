@@ -233,6 +233,15 @@ class Rewriter {
     else fn.blocks[o.block].last_op = o.prev;
     o.prev = o.next = no_index;
     o.erased = true;
+    // The ops of its regions go with it (their blocks stay, empty, in a region of an erased op).
+    if (!fn.regions.empty()) {
+      const auto [first, last] = fn.regions_of(op);
+      std::vector<OpId> inner;
+      for (RegionId r = first; r < last; ++r)
+        for (BlockId b = fn.regions[r].first_block; b < fn.regions[r].first_block + fn.regions[r].block_count; ++b)
+          for (const OpId x : fn.ops_of(b)) inner.push_back(x);
+      for (const OpId x : inner) erase(x);
+    }
   }
 
   /// Replaces terminator `op` by `cf.br` to its successor number `taken`,

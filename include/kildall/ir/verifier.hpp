@@ -48,6 +48,7 @@ inline void verify_function(const Module& module, const Function& fn,
   BodyArray<std::uint32_t> position(fn.ops.size(), 0);
   for (BlockId b = 0; b < fn.blocks.size(); ++b) {
     const BlockData& block = fn.blocks[b];
+    if (fn.in_erased_region(b)) continue;  // emptied with the op that owned it
     if (block.last_op == no_index) fail(block.loc, "block with no terminator");
     std::uint32_t index = 0;
     for (const OpId op : fn.ops_of(b)) {
@@ -123,7 +124,6 @@ inline void verify_function(const Module& module, const Function& fn,
   // each region dominate only within it (one tree over a virtual root branching to every
   // region's entry), and a use inside a region sees a value of an enclosing region when the
   // value dominates the op that owns the region, as in MLIR.
-  const CfgView cfg(fn);
   const auto check = [&](const auto& dominators) {
     for (BlockId b = 0; b < fn.blocks.size(); ++b) {
       if (!dominators.is_reachable(b)) continue;
@@ -156,6 +156,7 @@ inline void verify_function(const Module& module, const Function& fn,
     }
   };
   if (fn.regions.empty()) {
+    const CfgView cfg(fn);
     check(kildall::dominator_tree(cfg, CfgView::entry()));
     return;
   }
@@ -165,7 +166,9 @@ inline void verify_function(const Module& module, const Function& fn,
     if (v == root) {
       for (const RegionData& region : fn.regions) targets.push_back(region.first_block);
     } else {
-      for (const CfgEdge& e : cfg.successors(static_cast<BlockId>(v))) targets.push_back(e.target);
+      const OpId terminator = fn.blocks[v].last_op;  // the branches within v's region
+      if (terminator != no_index)
+        for (const Successor& succ : fn.successors_of(terminator)) targets.push_back(succ.block);
     }
     return targets;
   });

@@ -690,6 +690,25 @@ enum class CmpPredicate {
   throw std::invalid_argument("kildall::infer_cmp: unknown predicate");
 }
 
+/// The induction variable of a loop that starts at `lower`, runs while it is below `upper`
+/// (signed) and adds `step` each time (`scf.for`; MLIR's `IntegerRangeAnalysis` on loop
+/// induction variables): every value it takes inside the loop lies in
+/// [`lower.smin`, `upper.smax` - 1] when `step` is non-negative and stepping past the bound
+/// cannot wrap; only below `upper.smax` otherwise; anything when the loop cannot run.
+[[nodiscard]] inline Interval infer_induction_variable(const Interval& lower, const Interval& upper,
+                                                       const Interval& step) {
+  const unsigned w = lower.width();
+  if (lower.is_empty() || upper.is_empty() || step.is_empty()) return Interval::empty(w);
+  const std::int64_t min = detail::interval::signed_min(w), max = detail::interval::signed_max(w);
+  if (upper.smax() == min) return Interval::full(w);  // no value is below it
+  const std::int64_t high = upper.smax() - 1;
+  // Past the last value below `upper`, the next one is at most high + step.smax: no wrap when it fits.
+  const bool no_wrap = step.smin() >= 0 && (step.smax() <= 0 || high <= max - step.smax());
+  const std::int64_t low = no_wrap ? lower.smin() : min;
+  if (low > high) return Interval::full(w);
+  return Interval::from_signed(w, low, high);
+}
+
 /// `infer_cmp` as an i1 interval, the result range of `arith.cmpi`:
 /// `constant(1, 1)` or `constant(1, 0)` when determined, `full(1)` when not,
 /// `empty(1)` when an operand is empty.

@@ -66,6 +66,10 @@ class IntRangeProblem {
   /// (op_definition.hpp), or anything of its width for an op without one.
   [[nodiscard]] Interval transfer(ValueId v, OperandStates<Interval> operand_states) const {
     const Function& fn = *fn_;
+    if (fn.values[v].is_block_argument) {  // a loop's induction variable, from its bounds (FunctionShape)
+      if (operand_states.size() != 3) return Interval::full(width_of(v));
+      return infer_induction_variable(operand_states[0], operand_states[1], operand_states[2]);
+    }
     const OpId op = fn.values[v].owner;
     const OpCode code = fn.ops[op].code;
     const RangeHook* infer = code < registry_->op_count() ? &registry_->op(code).infer_ranges : nullptr;
@@ -93,7 +97,7 @@ class IntRangeAnalysis {
   template <class Observer = NoObserver>
   IntRangeAnalysis(const Function& fn, const OpRegistry* registry = nullptr, const SolverOptions& options = {},
                    Observer&& observer = Observer{})
-      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn)),
+      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn, registry ? *registry : OpRegistry::builtins())),
         problem_(std::make_unique<IntRangeProblem>(*shape_, registry)),
         result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
 

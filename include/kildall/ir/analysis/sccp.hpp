@@ -137,6 +137,7 @@ class SccpProblem {
   [[nodiscard]] ConstantState transfer(ValueId v, OperandStates<ConstantState> operands) const {
     const Function& fn = *fn_;
     const ValueData& value = fn.values[v];
+    if (value.is_block_argument) return ConstantState::top();  // a loop's induction variable (FunctionShape)
     const OpId op = value.owner;
     const OpData& o = fn.ops[op];
     const OpDefinition& def = registry_->op(o.code);
@@ -207,7 +208,7 @@ class SccpAnalysis {
   template <class Observer = NoObserver>
   SccpAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options = {},
                Observer&& observer = Observer{})
-      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn)), problem_(std::make_unique<SccpProblem>(*shape_, registry)),
+      : fn_(&fn), registry_(&registry), shape_(std::make_unique<FunctionShape>(fn, registry)), problem_(std::make_unique<SccpProblem>(*shape_, registry)),
         result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
 
   /// The state of `v`, or nullptr when uninitialized.
@@ -224,6 +225,8 @@ class SccpAnalysis {
   [[nodiscard]] const Result& result() const { return result_; }
   /// The function analysed.
   [[nodiscard]] const Function& function() const { return *fn_; }
+  /// The op table the analysis read.
+  [[nodiscard]] const OpRegistry& registry() const { return *registry_; }
   /// `uninitialized`, `overdefined` or the signed decimal constant: the `--dump-analysis=sccp` text.
   [[nodiscard]] std::string describe(ValueId v) const {
     const ConstantState* s = lookup(v);
@@ -235,10 +238,37 @@ class SccpAnalysis {
 
  private:
   const Function* fn_;
+  const OpRegistry* registry_;
   std::unique_ptr<FunctionShape> shape_;  // stable addresses: the result points at the shape
   std::unique_ptr<SccpProblem> problem_;
   Result result_;
 };
+
+namespace detail {
+
+/// Whether every op in the regions of `op` (recursively) has no effect but its results:
+/// ops with interpreter semantics, region terminators, and ops owning such regions (MLIR's
+/// recursive memory-effect check, which lets SCCP erase an `scf.if` whose results it replaced).
+[[nodiscard]] inline bool pure_regions(const Function& fn, OpId op, const OpRegistry& registry) {
+  const auto [first, last] = fn.regions_of(op);
+  for (RegionId r = first; r < last; ++r) {
+    const RegionData& region = fn.regions[r];
+    for (BlockId b = region.first_block; b < region.first_block + region.block_count; ++b) {
+      for (const OpId inner : fn.ops_of(b)) {
+        const OpDefinition& def = registry.op(fn.ops[inner].code);
+        const bool region_terminator = def.terminator && fn.ops[inner].successor_count == 0 &&
+                                       !is(fn.ops[inner].code, BuiltinOp::return_);
+        if (def.eval || region_terminator || is(fn.ops[inner].code, BuiltinOp::br) ||
+            is(fn.ops[inner].code, BuiltinOp::cond_br))
+          continue;
+        if (!def.region_flow.described() || !pure_regions(fn, inner, registry)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
 
 /// What `apply_sccp` changed.
 struct SccpRewriteStats {
@@ -308,7 +338,8 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
     const OpData o = fn.ops[op];
     if (o.erased || !analysis.executable(o.block)) continue;
     if (o.result_count == 0 || is(o.code, BuiltinOp::constant)) continue;
-    if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) {
+    const bool owns_regions = analysis.registry().op(o.code).region_flow.described();
+    if (o.result_count == 1 && !is(o.code, BuiltinOp::call) && !owns_regions) {
       // The op becomes the constant in place: same result value, name and position, so no new
       // op, no new value and no use to redirect (the arrays of the function do not grow).
       const auto c = analysis.constant(o.result_begin);
@@ -329,13 +360,13 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
       const ValueId replacement = rewriter.constant_before(op, fn.values[v].type, *c);
       replacement_of[v] = replacement;
       ++stats.values_replaced;
-      if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) {
+      if (o.result_count == 1 && !is(o.code, BuiltinOp::call) && !owns_regions) {
         rewriter.transfer_name(v, replacement);
       } else {
         rewriter.set_name(replacement, rewriter.constant_name(fn.values[v].type, *c));
       }
     }
-    if (all_replaced && !is(o.code, BuiltinOp::call)) {
+    if (all_replaced && !is(o.code, BuiltinOp::call) && (!owns_regions || detail::pure_regions(fn, op, analysis.registry()))) {
       rewriter.erase(op);
       ++stats.ops_erased;
     }
