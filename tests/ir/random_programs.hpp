@@ -27,6 +27,8 @@ struct ProgramShape {
   bool backward_branches = true;     ///< Allow branches to earlier blocks (loops).
   bool identities = false;           ///< Also write the shapes algebraic identities decide
                                      ///< (`x - x`, `x * 0`, `(a + b) - b`, `select(a == b, a, b)`, ...).
+  bool structured = false;           ///< Also write `scf.if`, `scf.for` (index bounds, 0-3 trips or an
+                                     ///< unknown 0/1) and counting `scf.while` loops, each with a random op.
 };
 
 /// A random program `@f` as MLIR text. Every block after the entry may take
@@ -109,10 +111,71 @@ inline std::string random_program(std::uint64_t seed, const ProgramShape& shape)
                           unsigned width) {
       out += "  " + name + " = arith." + op + " " + x + ", " + y + " : " + type(width) + "\n";
     };
+    // A value of width `w` computed from `x` (and another visible value) by a random binary op
+    // that is defined everywhere (no division), written at `indent`.
+    const auto region_op = [&](const std::string& indent, const std::string& x, unsigned w) {
+      static const char* const total[] = {"addi", "subi", "muli", "andi", "ori", "xori", "minsi", "maxui"};
+      const std::string t = "%t" + std::to_string(counter++);
+      auto pool = pool_of(w);
+      const std::string y = pool.empty() ? x : pool[pick(pool.size())];
+      out += indent + t + " = arith." + total[pick(8)] + " " + x + ", " + y + " : " + type(w) + "\n";
+      return t;
+    };
     const unsigned ops = 1 + static_cast<unsigned>(pick(shape.ops_per_block));
     for (unsigned k = 0; k < ops; ++k) {
       const unsigned w = shape.widths[pick(shape.widths.size())];
       const std::string name = "%v" + std::to_string(counter++);
+      if (shape.structured && w > 1 && rng() % 4 == 0) {
+        const std::string x = value_of(w);
+        switch (pick(3)) {
+          case 0: {  // scf.if with a result
+            const std::string c = value_of(1), z = value_of(w);  // before the region: constants stay outside
+            out += "  " + name + " = scf.if " + c + " -> (" + type(w) + ") {\n";
+            const std::string t = region_op("    ", x, w);
+            out += "    scf.yield " + t + " : " + type(w) + "\n  } else {\n";
+            out += "    scf.yield " + z + " : " + type(w) + "\n  }\n";
+            break;
+          }
+          case 1: {  // scf.for over index bounds
+            const std::string lb = "%lb" + std::to_string(counter), ub = "%ub" + std::to_string(counter),
+                              st = "%st" + std::to_string(counter), iv = "%i" + std::to_string(counter),
+                              acc = "%s" + std::to_string(counter);
+            ++counter;
+            out += "  " + lb + " = arith.constant " + std::to_string(pick(2)) + " : index\n";
+            if (rng() % 3 == 0) {
+              out += "  " + ub + " = arith.index_castui " + value_of(1) + " : i1 to index\n";
+            } else {
+              out += "  " + ub + " = arith.constant " + std::to_string(pick(4)) + " : index\n";
+            }
+            out += "  " + st + " = arith.constant " + std::to_string(1 + pick(2)) + " : index\n";
+            out += "  " + name + " = scf.for " + iv + " = " + lb + " to " + ub + " step " + st + " iter_args(" + acc +
+                   " = " + x + ") -> (" + type(w) + ") {\n";
+            const std::string cast = "%c" + std::to_string(counter++);
+            out += "    " + cast + " = arith.index_cast " + iv + " : index to " + type(w) + "\n";
+            const std::string t = "%t" + std::to_string(counter++);
+            out += "    " + t + " = arith.addi " + acc + ", " + cast + " : " + type(w) + "\n";
+            const std::string next = region_op("    ", t, w);
+            out += "    scf.yield " + next + " : " + type(w) + "\n  }\n";
+            break;
+          }
+          default: {  // scf.while counting up to a constant
+            const std::string a = "%w" + std::to_string(counter), b = "%x" + std::to_string(counter),
+                              c = "%q" + std::to_string(counter), bound = constant_of(w, pick(4)),
+                              one = constant_of(w, 1);
+            ++counter;
+            out += "  " + name + " = scf.while (" + a + " = " + x + ") : (" + type(w) + ") -> " + type(w) + " {\n";
+            out += "    " + c + " = arith.cmpi ult, " + a + ", " + bound + " : " + type(w) + "\n";
+            out += "    scf.condition(" + c + ") " + a + " : " + type(w) + "\n  } do {\n  ^bb0(" + b + ": " + type(w) +
+                   "):\n";
+            const std::string n = "%t" + std::to_string(counter++);
+            out += "    " + n + " = arith.addi " + b + ", " + one + " : " + type(w) + "\n";
+            out += "    scf.yield " + n + " : " + type(w) + "\n  }\n";
+            break;
+          }
+        }
+        (b == 0 ? global : local).push_back({name, w});
+        continue;
+      }
       if (shape.identities && w > 1 && rng() % 2 == 0) {
         const std::string x = value_of(w);
         switch (pick(6)) {

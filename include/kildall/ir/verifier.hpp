@@ -145,6 +145,7 @@ inline void verify_function(const Module& module, const Function& fn,
               op_fail(op, "operand #" + std::to_string(i) + " ('%" + std::string(fn.value_name(v)) +
                               "') is defined in a region that does not enclose this use");
           }
+          if (!dominators.is_reachable(use_block)) continue;  // inside a region of an unreachable block
           const bool ok = def_block == use_block
                               ? (value.is_block_argument || position[value.owner] < position[user])
                               : dominators.dominates(def_block, use_block);

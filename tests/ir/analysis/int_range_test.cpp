@@ -95,6 +95,29 @@ TEST_CASE("integer ranges are sound on random small-width programs (brute force 
   }
 }
 
+TEST_CASE("integer ranges are sound through scf regions on random structured programs (brute force)") {
+  const OpRegistry registry;
+  std::mt19937_64 rng(24);
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    ProgramShape shape;
+    shape.widths = {2 + static_cast<unsigned>(seed % 3)};
+    shape.arguments = static_cast<unsigned>(seed % 3);
+    shape.blocks = 1 + static_cast<unsigned>(seed % 4);
+    shape.structured = true;
+    const std::string text = random_program(seed, shape);
+    CAPTURE(text);
+    const Module module = parse_and_verify(text, registry, "random.mlir");
+    const auto tuples = input_tuples(module.functions[0], 10, 0, rng);
+    const Observations obs = observe(module, tuples, 2000);
+    for (const std::uint32_t narrowing : {0u, 2u}) {
+      const IntRangeAnalysis ranges(module.functions[0], nullptr, options_with(narrowing));
+      REQUIRE(ranges.result().converged());
+      check_sound(module, ranges, obs, text);
+    }
+    check_rewrite(module, tuples, 2000, text);
+  }
+}
+
 TEST_CASE("integer ranges are sound on random wide programs (random inputs)") {
   const OpRegistry registry;
   std::mt19937_64 rng(12);

@@ -88,6 +88,30 @@ TEST_CASE("SCCP is sound on random small-width programs (brute force over all in
   }
 }
 
+TEST_CASE("SCCP is sound through scf regions on random structured programs (brute force over all inputs)") {
+  const OpRegistry registry;
+  std::mt19937_64 rng(20261124);
+  std::size_t regions = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    ProgramShape shape;
+    shape.widths = {2 + static_cast<unsigned>(seed % 3)};
+    shape.arguments = static_cast<unsigned>(seed % 3);
+    shape.blocks = 1 + static_cast<unsigned>(seed % 4);
+    shape.structured = true;
+    const std::string text = random_program(seed, shape);
+    CAPTURE(text);
+    const Module module = parse_and_verify(text, registry, "random.mlir");
+    regions += module.functions[0].regions.size();
+    const SccpAnalysis sccp(module.functions[0], registry);
+    REQUIRE(sccp.result().converged());
+    const auto tuples = input_tuples(module.functions[0], 10, 0, rng);
+    const Observations obs = observe(module, tuples, 2000);
+    check_sound(module, sccp, obs, text);
+    check_rewrite(module, tuples, 2000, text);
+  }
+  CHECK(regions > 200);  // the programs do hold regions
+}
+
 TEST_CASE("SCCP is sound on random wide programs (random inputs)") {
   const OpRegistry registry;
   std::mt19937_64 rng(7);
