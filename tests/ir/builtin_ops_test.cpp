@@ -58,14 +58,18 @@ TEST_CASE("every built-in op has one record, under its op code, found by its nam
   for (OpCode code = 0; code < defs.size(); ++code) {
     CHECK(registry.find_op(defs[code].name) == code);
     const bool opaque = is(code, BuiltinOp::call) || is(code, BuiltinOp::unregistered);  // no semantics of their own
-    const bool control =
-        is(code, BuiltinOp::br) || is(code, BuiltinOp::cond_br) || is(code, BuiltinOp::return_) || opaque;
-    CHECK(defs[code].terminator == (control && !opaque));
+    const bool owns_regions = is(code, BuiltinOp::scf_if) || is(code, BuiltinOp::scf_for) || is(code, BuiltinOp::scf_while);
+    const bool region_terminator = is(code, BuiltinOp::scf_yield) || is(code, BuiltinOp::scf_condition);
+    const bool control = is(code, BuiltinOp::br) || is(code, BuiltinOp::cond_br) || is(code, BuiltinOp::return_) ||
+                         opaque || owns_regions || region_terminator;
+    CHECK(defs[code].terminator == (control && !opaque && !owns_regions));
     CHECK(defs[code].may_terminate == is(code, BuiltinOp::unregistered));
+    CHECK(defs[code].region_flow.described() == owns_regions);  // how control enters and leaves regions
     CHECK(static_cast<bool>(defs[code].eval) == !control);         // control flow is structure
     CHECK(static_cast<bool>(defs[code].infer_ranges) == !control);  // every value op has a range transfer
     // Type rules live in the records too, but for the ops the parser's format already types.
-    const bool typed_by_format = control || is(code, BuiltinOp::constant) || is(code, BuiltinOp::select);
+    const bool typed_by_format = (control && !owns_regions && !region_terminator) || is(code, BuiltinOp::constant) ||
+                                 is(code, BuiltinOp::select);
     CHECK(static_cast<bool>(defs[code].verify) == !typed_by_format);
   }
   CHECK(registry.find_op("arith.addi") == code_of(BuiltinOp::addi));

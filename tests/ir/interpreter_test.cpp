@@ -177,3 +177,51 @@ TEST_CASE("the observer sees every value definition and block entry") {
   CHECK(seen[4].empty());  // %x never defined
   CHECK(entered == std::vector<int>{1, 0, 1});
 }
+
+TEST_CASE("scf regions run by their flow: loops by their bounds, if by its condition, while until its condition fails") {
+  // Oracle: closed forms (the sum 0 + 1 + ... + (n-1) in steps of 2, a count by 2 past a
+  // bound, a choice), for every n in 0..9 and both conditions.
+  const OpRegistry registry;
+  const Module module = parse_and_verify(R"(func.func @f(%n: index, %c: i1) -> (i32, i32, i32) {
+  %lb = arith.constant 0 : index
+  %st = arith.constant 2 : index
+  %zero = arith.constant 0 : i32
+  %two = arith.constant 2 : i32
+  %bound = arith.constant 5 : i32
+  %sum = scf.for %i = %lb to %n step %st iter_args(%s = %zero) -> (i32) {
+    %iv = arith.index_cast %i : index to i32
+    %next = arith.addi %s, %iv : i32
+    scf.yield %next : i32
+  }
+  %count = scf.while (%x = %zero) : (i32) -> i32 {
+    %more = arith.cmpi slt, %x, %bound : i32
+    scf.condition(%more) %x : i32
+  } do {
+  ^bb0(%y: i32):
+    %z = arith.addi %y, %two : i32
+    scf.yield %z : i32
+  }
+  %pick = scf.if %c -> (i32) {
+    %seven = arith.constant 7 : i32
+    scf.yield %seven : i32
+  } else {
+    %nine = arith.constant 9 : i32
+    scf.yield %nine : i32
+  }
+  return %sum, %count, %pick : i32, i32, i32
+}
+)",
+                                         registry, "scf.mlir");
+  for (std::uint64_t n = 0; n < 10; ++n) {
+    for (const std::uint64_t c : {0u, 1u}) {
+      const std::uint64_t args[] = {n, c};
+      const ExecResult r = interpret(module, "f", args);
+      REQUIRE(r.status == ExecStatus::returned);
+      std::uint64_t sum = 0;
+      for (std::uint64_t i = 0; i < n; i += 2) sum += i;
+      CHECK(r.results[0] == sum);
+      CHECK(r.results[1] == 6);
+      CHECK(r.results[2] == (c ? 7u : 9u));
+    }
+  }
+}

@@ -424,3 +424,99 @@ TEST_CASE("unregistered ops in the generic form: opaque, kept, printed back, end
   CHECK(verify_error("func.func @g() {\n  \"foo.br\"() [^bb1(%x : i32)] : () -> ()\n^bb1:\n  return\n}\n") ==
         "v.mlir:2:19: error: expected ']' or ',', found '('");
 }
+
+TEST_CASE("scf regions: every form parses, prints back as a fixed point, and keeps its structure") {
+  const char* const source = R"(func.func @s(%c: i1, %a: i32, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.if %c -> (i32) {
+    %x = arith.addi %a, %a : i32
+    scf.yield %x : i32
+  } else {
+    %x = arith.subi %a, %a : i32
+    scf.yield %x : i32
+  }
+  scf.if %c {
+    %unused = arith.muli %r, %r : i32
+  }
+  %sum:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %r, %t = %a) -> (i32, i32) {
+    %inner = scf.if %c -> (i32) {
+      scf.yield %s : i32
+    } else {
+      scf.yield %t : i32
+    }
+    scf.yield %inner, %s : i32, i32
+  } {tag}
+  %k = arith.constant 3 : i32
+  scf.for %j = %k to %k step %k : i32 {
+  }
+  %w:2 = scf.while (%p = %sum#0) : (i32) -> (i32, i32) {
+    %lt = arith.cmpi slt, %p, %a : i32
+    scf.condition(%lt) %p, %p : i32, i32
+  } do {
+  ^bb0(%q: i32, %q2: i32):
+    %next = arith.addi %q, %q2 : i32
+    scf.yield %next : i32
+  } attributes {tag = "w"}
+  return %w#1 : i32
+}
+)";
+  OpRegistry registry;
+  const Module module = parse_and_verify(source, registry, "scf.mlir");
+  const std::string printed = print_module(module);
+  CAPTURE(printed);
+  CHECK(print_module(parse_and_verify(printed, registry, "printed.mlir")) == printed);
+  for (const char* line : {"%r = scf.if %c -> (i32) {", "  } else {", "    scf.if %c {\n      %unused = arith.muli %r, %r : i32\n    }\n",
+                           "%sum:2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %r, %t = %a) -> (i32, i32) {",
+                           "      scf.yield %s : i32\n", "    } {tag}\n",
+                           "    scf.for %j = %k to %k step %k : i32 {\n    }\n",
+                           "%w:2 = scf.while (%p = %sum#0) : (i32) -> (i32, i32) {",
+                           "      scf.condition(%lt) %p, %p : i32, i32\n    } do {\n    ^bb0(%q: i32, %q2: i32):\n",
+                           "    } attributes {tag = \"w\"}\n"})
+    CHECK(printed.find(line) != std::string::npos);
+  // Structure: 9 regions besides the body, the ops' regions consecutive, nested parents right.
+  const Function& fn = module.functions[0];
+  REQUIRE(fn.regions.size() == 10);
+  CHECK(fn.regions[0].parent == no_index);
+  CHECK(fn.body_block_count() == 1);
+  for (RegionId r = 1; r < fn.regions.size(); ++r) {
+    const RegionData& region = fn.regions[r];
+    REQUIRE(region.block_count == 1);
+    CHECK(fn.region_of(region.first_block) == r);
+    CHECK(fn.parent_op(region.first_block) == region.parent);
+    const auto [first, last] = fn.regions_of(region.parent);
+    CHECK((first <= r && r < last && r - first == region.index));
+  }
+  // The names of sibling regions are their own: two `%x`s.
+  std::size_t xs = 0;
+  for (ValueId v = 0; v < fn.values.size(); ++v) xs += fn.value_name(v) == "x";
+  CHECK(xs == 2);
+}
+
+TEST_CASE("scf regions: scoping, labels and nesting errors carry file:line:col") {
+  const std::string head = "func.func @f(%c: i1, %a: i32) -> i32 {\n";
+  CHECK(error_of(head + "  scf.if %c {\n    %x = arith.addi %a, %a : i32\n  }\n  return %x : i32\n}\n") ==
+        "t.mlir:5:10: error: use of undefined value '%x'");
+  CHECK(error_of(head + "  scf.if %c {\n    %a = arith.addi %c, %c : i1\n  }\n  return %a : i32\n}\n") ==
+        "t.mlir:3:5: error: redefinition of SSA value '%a'");
+  CHECK(error_of(head + "  scf.if %c {\n    %y = arith.addi %z, %a : i32\n  }\n  %z = arith.addi %a, %a : i32\n  return %z : i32\n}\n") ==
+        "t.mlir:3:21: error: use of undefined value '%z'");
+  CHECK(error_of(head + "  cf.br ^bb1\n^bb1:\n  scf.if %c {\n    cf.br ^bb1\n  }\n  return %a : i32\n}\n") ==
+        "t.mlir:5:11: error: reference to an undefined block '^bb1'");
+  CHECK(error_of(head + "  %r = scf.for %i = %a to %a step %a iter_args(%s = %a) -> (i32, i32) : i32 {\n    scf.yield %s : i32\n  }\n  return %a : i32\n}\n") ==
+        "t.mlir:2:60: error: 'scf.for' has 1 iteration argument(s) but 2 result type(s)");
+  CHECK(error_of(head + "  %r = scf.for %i = %a to %a step %a : i32 {\n  ^bb0(%j: i32):\n    scf.yield\n  }\n  return %a : i32\n}\n") ==
+        "t.mlir:3:7: error: the entry block takes its arguments from the op");
+  std::string deep = head;
+  for (int i = 0; i < 300; ++i) deep += "scf.if %c {\n";
+  CHECK(error_of(deep).find("error: regions nested more than 256 deep") != std::string::npos);
+  // Verifier rules of the records and of regions.
+  CHECK(error_of(head + "  %r = scf.if %c -> (i32) {\n    scf.yield %a : i32\n  }\n  return %r : i32\n}\n") ==
+        "t.mlir:2:8: error: 'scf.if' op must have an else region when it has results");
+  CHECK(error_of(head + "  %r = scf.if %c -> (i32) {\n    scf.yield %c : i1\n  } else {\n    scf.yield %a : i32\n  }\n  return %r : i32\n}\n") ==
+        "t.mlir:2:8: error: 'scf.if' op expects its then region to forward (i32), not (i1)");
+  CHECK(error_of(head + "  scf.condition(%c)\n}\n") ==
+        "t.mlir:2:3: error: 'scf.condition' op is not where its parent op expects it");
+  CHECK(error_of(head + "  %r = scf.while (%x = %a) : (i32) -> i32 {\n    scf.yield %x : i32\n  } do {\n  ^bb0(%y: i32):\n    scf.yield %y : i32\n  }\n  return %r : i32\n}\n") ==
+        "t.mlir:3:5: error: 'scf.yield' op is not where its parent op expects it");
+}

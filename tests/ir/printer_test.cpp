@@ -164,6 +164,38 @@ func.func private @three(i32, i32) -> (i32, i32, i32)
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("mlir-opt-16 accepts printed programs with scf regions, and kildall reads its output back") {
+  const std::string mlir_opt = find_mlir_opt();
+  if (mlir_opt.empty()) {
+    MESSAGE("SKIPPED: mlir-opt-16 is not installed (Debian package mlir-16-tools)");
+    return;
+  }
+  const OpRegistry registry;
+  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_scf_test";
+  std::filesystem::create_directories(dir);
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    testing::ProgramShape shape;
+    shape.widths = {8 + static_cast<unsigned>(seed % 3) * 8};
+    shape.arguments = 1 + static_cast<unsigned>(seed % 2);
+    shape.blocks = 1 + static_cast<unsigned>(seed % 3);
+    shape.structured = true;
+    const Module module = parse_and_verify(testing::random_program(seed, shape), registry, "r.mlir");
+    const std::string printed = print_module(module);
+    const auto in = dir / ("s" + std::to_string(seed) + ".mlir");
+    const auto out = dir / ("s" + std::to_string(seed) + ".out.mlir");
+    std::ofstream(in) << printed;
+    CAPTURE(printed);
+    REQUIRE(std::system((mlir_opt + " " + in.string() + " -o " + out.string()).c_str()) == 0);
+    std::ifstream stream(out);
+    const std::string theirs((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+    CAPTURE(theirs);
+    const Module back = parse_and_verify(theirs, registry, "mlir-opt.mlir");
+    CHECK(back.functions[0].regions.size() == module.functions[0].regions.size());
+    CHECK(back.functions[0].ops.size() == module.functions[0].ops.size());
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("mlir-opt-16 reads the printed attribute dictionaries and unregistered ops, and kildall reads its output") {
   const std::string mlir_opt = find_mlir_opt();
   if (mlir_opt.empty()) {
