@@ -108,6 +108,13 @@ class Function {
     return id;
   }
 
+  /// Makes room for `more` ops, so that creating them does not reallocate (the benchmark's inputs).
+  void reserve(std::size_t more) {
+    ops_.reserve(ops_.size() + more);
+    first_use_.reserve(first_use_.size() + more);
+    next_use_.reserve(next_use_.size() + 2 * more);
+    prev_use_.reserve(prev_use_.size() + 2 * more);
+  }
   [[nodiscard]] const Op& op(OpId id) const { return ops_[id]; }
   [[nodiscard]] std::size_t op_count() const { return ops_.size(); }  // including erased
   [[nodiscard]] std::size_t live_op_count() const {
@@ -293,35 +300,47 @@ inline void add_toy_patterns(PatternSet& set) {
 
 /// A random function of about `ops` ops over `arguments` arguments, rich in
 /// the identities the toy patterns remove (constants 0 and 1, double
-/// negations, constant subtrees); `outputs` `ret` ops at the end.
+/// negations, constant subtrees); `outputs` `ret` ops at the end. Half of the
+/// operands are the oldest values not used yet, so that few ops start dead.
 template <class Rng>
 [[nodiscard]] Function random_function(Rng& rng, std::size_t ops, std::uint32_t arguments = 3, std::size_t outputs = 2) {
   Function fn;
   std::vector<ValueId> values;
-  for (std::uint32_t a = 0; a < arguments; ++a) values.push_back(fn.create(Kind::arg, {}, a));
+  std::vector<ValueId> unused;  // FIFO from `next_unused`
+  std::size_t next_unused = 0;
+  const auto made = [&](ValueId v) {
+    values.push_back(v);
+    unused.push_back(v);
+  };
+  for (std::uint32_t a = 0; a < arguments; ++a) made(fn.create(Kind::arg, {}, a));
   const auto pick = [&] {
-    // Mostly recent values, so chains form.
     const std::size_t n = values.size();
-    const std::size_t back = std::uniform_int_distribution<std::size_t>(0, std::min<std::size_t>(n - 1, 8))(rng);
-    return std::uniform_int_distribution<int>(0, 3)(rng) == 0
-               ? values[std::uniform_int_distribution<std::size_t>(0, n - 1)(rng)]
-               : values[n - 1 - back];
+    switch (std::uniform_int_distribution<int>(0, 3)(rng)) {
+      case 0: return values[std::uniform_int_distribution<std::size_t>(0, n - 1)(rng)];
+      case 1: {  // a recent value, so that chains form
+        const std::size_t back = std::uniform_int_distribution<std::size_t>(0, std::min<std::size_t>(n - 1, 8))(rng);
+        return values[n - 1 - back];
+      }
+      default:
+        if (next_unused < unused.size()) return unused[next_unused++];
+        return values[n - 1];
+    }
   };
   while (fn.op_count() < ops) {
     switch (std::uniform_int_distribution<int>(0, 9)(rng)) {
       case 0:
       case 1: {
         const std::uint64_t constants[] = {0, 1, 2, 0xFFFFFFFFFFFFFFFFull, rng()};
-        values.push_back(fn.create(Kind::constant, {}, constants[std::uniform_int_distribution<int>(0, 4)(rng)]));
+        made(fn.create(Kind::constant, {}, constants[std::uniform_int_distribution<int>(0, 4)(rng)]));
         break;
       }
       case 2:
       case 3:
-      case 4: values.push_back(fn.create(Kind::add, {pick(), pick()})); break;
+      case 4: made(fn.create(Kind::add, {pick(), pick()})); break;
       case 5:
       case 6:
-      case 7: values.push_back(fn.create(Kind::mul, {pick(), pick()})); break;
-      default: values.push_back(fn.create(Kind::neg, {pick()})); break;
+      case 7: made(fn.create(Kind::mul, {pick(), pick()})); break;
+      default: made(fn.create(Kind::neg, {pick()})); break;
     }
   }
   for (std::size_t r = 0; r < outputs; ++r) fn.create(Kind::ret, {pick()});
