@@ -12,7 +12,8 @@
 
 #include "toy_ir.hpp"
 
-namespace {
+// A named namespace: clang flags the unused defaulted == of types in an anonymous one.
+namespace rewrite_concepts_test {
 
 namespace rw = kildall::rewrite;
 
@@ -103,7 +104,9 @@ struct WithIndexedOpaqueOps : WithOpaqueOps {
   [[nodiscard]] std::size_t op_index(Opaque op) const { return static_cast<std::size_t>(op.id); }
 };
 
-}  // namespace
+}  // namespace rewrite_concepts_test
+
+using namespace rewrite_concepts_test;
 
 TEST_CASE("OpKind: copyable, equality-comparable and hashable") {
   static_assert(rw::OpKind<int>);
