@@ -233,6 +233,9 @@ TEST_CASE("bad configurations and failing patterns get clear errors") {
   toy::Function fn = small_program();
   CHECK_THROWS_AS((void)rw::apply_patterns_greedily(fn, toy_patterns(), rw::GreedyConfig{.max_iterations = 0}),
                   std::invalid_argument);
+  CHECK_THROWS_WITH_AS((void)rw::apply_patterns_greedily(fn, toy_patterns(), rw::GreedyConfig{.max_rewrites = 0}),
+                       "kildall::rewrite::apply_patterns_greedily: max_rewrites must be at least 1",
+                       std::invalid_argument);
   toy::PatternSet throwing;
   throwing.add("throws", Kind::add, rw::Benefit{1}, [](OpId, toy::Rewriter&) -> bool {
     throw std::runtime_error("pattern failed");

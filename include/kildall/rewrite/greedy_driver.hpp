@@ -66,8 +66,8 @@ enum class TraversalOrder : std::uint8_t {
 struct GreedyConfig {
   /// The most sweeps over the IR (at least 1; MLIR's default is 10).
   std::size_t max_iterations = 10;
-  /// The most pattern applications plus folds over the whole run; nothing
-  /// means 64 per op of the input plus 1024.
+  /// The most pattern applications plus folds over the whole run (at least
+  /// 1); nothing means 64 per op of the input plus 1024.
   std::optional<std::uint64_t> max_rewrites = std::nullopt;
   /// Fold ops (when the IR models `FoldableIr`) before trying patterns.
   bool fold = true;
@@ -237,14 +237,19 @@ struct ConstantOf<Ir> {
 template <WorklistIr Ir>
 class GreedyDriver final : public RewriteListener<Ir> {
  public:
+  /// A run over `ir` with `applicator`'s patterns, as `config` says.
   GreedyDriver(Ir& ir, const PatternApplicator<Ir>& applicator, const GreedyConfig& config)
       : ir_(ir), applicator_(applicator), config_(config), rewriter_(ir, this) {
     worklist_.ir = &ir;
   }
 
+  /// Runs the sweeps to a fixpoint or a limit (once per driver).
   RewriteResult run() {
     if (config_.max_iterations == 0) {
       throw std::invalid_argument("kildall::rewrite::apply_patterns_greedily: max_iterations must be at least 1");
+    }
+    if (config_.max_rewrites == std::uint64_t{0}) {
+      throw std::invalid_argument("kildall::rewrite::apply_patterns_greedily: max_rewrites must be at least 1");
     }
     const PatternSet<Ir>& patterns = applicator_.patterns();
     RewriteStatistics& stats = result_.statistics;
@@ -283,17 +288,21 @@ class GreedyDriver final : public RewriteListener<Ir> {
     return std::move(result_);
   }
 
-  // RewriteListener
+  /// A created op is queued.
   void inserted(const op_t<Ir>& op) override {
     ++result_.statistics.created;
     worklist_.push(op);
   }
+  /// Before an in-place change: the definers of the operands `op` is the last user of are queued.
   void modifying(const op_t<Ir>& op) override { queue_last_use_definers(op); }
+  /// After an in-place change: the op is queued again.
   void modified(const op_t<Ir>& op) override { worklist_.push(op); }
+  /// Before a value's uses are replaced: its users and its definer are queued.
   void replacing_uses(const value_t<Ir>& value) override {
     for (const auto& user : ir_.users(value)) worklist_.push(user);
     if (std::optional<op_t<Ir>> definer = ir_.defining_op(value)) worklist_.push(*definer);
   }
+  /// Before an erasure: the definers of the operands `op` is the last user of are queued; `op` leaves the list.
   void erasing(const op_t<Ir>& op) override {
     ++result_.statistics.erased;
     queue_last_use_definers(op);
@@ -426,7 +435,7 @@ class GreedyDriver final : public RewriteListener<Ir> {
 
 /// Applies `applicator`'s patterns (and folding, when `Ir` models
 /// `FoldableIr` and `config.fold`) to `ir` greedily, to a fixpoint or a limit.
-/// Throws `std::invalid_argument` for `max_iterations == 0`; exceptions of
+/// Throws `std::invalid_argument` for a limit of 0; exceptions of
 /// patterns and of the adapter pass through (the IR is then as the last
 /// change left it).
 template <WorklistIr Ir>
