@@ -147,6 +147,9 @@ namespace detail {
 template <WorklistIr Ir>
 class Worklist {
  public:
+  /// An empty worklist of ops of `ir` (whose `op_index` finds them, when it has one).
+  explicit Worklist(const Ir& ir) : ir_(&ir) {}
+
   /// Pushes `op` unless it is already on the list.
   void push(const op_t<Ir>& op) {
     if (position(op) != none) return;
@@ -187,15 +190,12 @@ class Worklist {
   /// The number of entries, holes included.
   [[nodiscard]] std::size_t size() const { return items_.size(); }
 
-  /// The IR whose `op_index` is used (only for `IndexedOps`).
-  const Ir* ir = nullptr;
-
  private:
   static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
   [[nodiscard]] std::size_t position(const op_t<Ir>& op) const {
     if constexpr (IndexedOps<Ir>) {
-      const std::size_t i = static_cast<std::size_t>(ir->op_index(op));
+      const std::size_t i = static_cast<std::size_t>(ir_->op_index(op));
       return i < by_index_.size() ? by_index_[i] : none;
     } else {
       const auto it = by_hash_.find(op);
@@ -204,7 +204,7 @@ class Worklist {
   }
   void set_position(const op_t<Ir>& op, std::size_t at) {
     if constexpr (IndexedOps<Ir>) {
-      const std::size_t i = static_cast<std::size_t>(ir->op_index(op));
+      const std::size_t i = static_cast<std::size_t>(ir_->op_index(op));
       if (i >= by_index_.size()) {
         if (at == none) return;
         by_index_.resize(std::max(i + 1, by_index_.size() * 2), none);
@@ -216,6 +216,7 @@ class Worklist {
     }
   }
 
+  const Ir* ir_;
   std::vector<std::optional<op_t<Ir>>> items_;
   std::vector<std::size_t> by_index_;  // IndexedOps: position by op index
   // Otherwise: position by op handle.
@@ -239,9 +240,7 @@ class GreedyDriver final : public RewriteListener<Ir> {
  public:
   /// A run over `ir` with `applicator`'s patterns, as `config` says.
   GreedyDriver(Ir& ir, const PatternApplicator<Ir>& applicator, const GreedyConfig& config)
-      : ir_(ir), applicator_(applicator), config_(config), rewriter_(ir, this) {
-    worklist_.ir = &ir;
-  }
+      : ir_(ir), applicator_(applicator), config_(config), rewriter_(ir, this), worklist_(ir) {}
 
   /// Runs the sweeps to a fixpoint or a limit (once per driver).
   RewriteResult run() {
