@@ -260,3 +260,80 @@ TEST_CASE("an empty function and an empty pattern set converge at once") {
   CHECK(no_patterns.converged());
   CHECK(no_patterns.statistics.applications.empty());
 }
+
+namespace {
+
+// The toy IR whose constants cannot be materialized: folds to constants are cancelled.
+struct NoConstants : toy::Function {
+  std::optional<ValueId> materialize_constant(std::uint64_t, ValueId, OpId) { return std::nullopt; }
+};
+
+// The toy IR whose folder also moves a constant to the right of an add, in place
+// (`always_in_place`: claims an in-place change for every add, a folder that never settles).
+struct InPlaceFolding : toy::Function {
+  bool always_in_place = false;
+  rw::FoldOutcome fold(OpId op, std::vector<rw::FoldedResult<ValueId, std::uint64_t>>& results) {
+    const toy::Op& o = this->op(op);
+    if (o.kind == Kind::add && (always_in_place || (kind(o.operands[0]) == Kind::constant &&
+                                                    kind(o.operands[1]) != Kind::constant))) {
+      if (!always_in_place) swap_operands(op);
+      return rw::FoldOutcome::updated_in_place;
+    }
+    return toy::Function::fold(op, results);
+  }
+};
+
+template <class Ir>
+rw::PatternSet<Ir> add_zero_only() {
+  rw::PatternSet<Ir> set;
+  set.add("add_zero_right", Kind::add, rw::Benefit{1}, [](OpId op, rw::Rewriter<Ir>& r) {
+    if (!r.ir().is_constant(r.ir().op(op).operands[1], 0)) return false;
+    r.replace_op(op, r.ir().op(op).operands[0]);
+    return true;
+  });
+  return set;
+}
+
+}  // namespace
+
+TEST_CASE("a fold whose constant cannot be materialized is cancelled, and the op stays") {
+  NoConstants fn;
+  const ValueId two = fn.create(Kind::constant, {}, 2);
+  const ValueId three = fn.create(Kind::constant, {}, 3);
+  fn.create(Kind::ret, {fn.create(Kind::mul, {two, three})});
+  static_assert(rw::FoldableIr<NoConstants>);
+  rw::PatternSet<NoConstants> none;
+  const rw::RewriteResult result = rw::apply_patterns_greedily(fn, none);
+  CHECK(result.converged());
+  CHECK(result.statistics.folds == 0);
+  CHECK(result.statistics.created == 0);
+  CHECK(fn.live_op_count() == 4);
+  CHECK(toy::evaluate(fn, {}) == std::vector<std::uint64_t>{6});
+}
+
+TEST_CASE("an in-place fold counts as a fold, and the op then meets the patterns in the same visit") {
+  InPlaceFolding fn;
+  const ValueId x = fn.create(Kind::arg, {}, 0);
+  const ValueId zero = fn.create(Kind::constant, {}, 0);
+  fn.create(Kind::ret, {fn.create(Kind::add, {zero, x})});  // 0 + x: the pattern only sees x + 0
+  const rw::RewriteResult result = rw::apply_patterns_greedily(fn, add_zero_only<InPlaceFolding>());
+  CHECK(result.converged());
+  CHECK(result.statistics.folds == 1);
+  CHECK(result.statistics.applications_of("add_zero_right") == 1);
+  // ret, add (folded, then rewritten), ret (a user of the replaced add), zero (dead), x; then x, ret.
+  CHECK(result.statistics.visits == 5 + 2);
+  CHECK(fn.live_op_count() == 2);
+
+  SUBCASE("a folder that always claims an in-place change stops at the iteration limit, named") {
+    InPlaceFolding restless;
+    restless.always_in_place = true;
+    const ValueId a = restless.create(Kind::arg, {}, 0);
+    restless.create(Kind::ret, {restless.create(Kind::add, {a, a})});
+    const rw::RewriteResult r = rw::apply_patterns_greedily(restless, add_zero_only<InPlaceFolding>());
+    CHECK(r.status == rw::RewriteStatus::iteration_limit);
+    CHECK(r.statistics.iterations == 10);
+    CHECK(r.statistics.folds == 10);
+    CHECK(r.folding_still_firing);
+    CHECK(r.still_firing.empty());
+  }
+}
