@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <kildall/noisy/rebalance.hpp>
@@ -256,4 +257,83 @@ TEST_CASE("bad input: wrong kinds, no leaves, wrong key sizes, all-negative sums
   REQUIRE(lp.trees.size() == 1);
   CHECK(lp.trees[0].root == s);
   CHECK(lp.trees[0].root_noise_after < lp.trees[0].root_noise_before);
+}
+
+namespace {
+
+// Every full binary tree over the leaves of `set` (bit mask), as shapes over leaf indices.
+std::vector<RebalanceShape> all_shapes(unsigned set) {
+  std::vector<RebalanceShape> out;
+  if ((set & (set - 1)) == 0) return {RebalanceShape{}};
+  const unsigned low = set & (~set + 1);
+  for (unsigned a = (set - 1) & set; a != 0; a = (a - 1) & set) {
+    if ((a & low) == 0) continue;  // unordered pairs: the lowest leaf goes left
+    for (const RebalanceShape& l : all_shapes(a))
+      for (const RebalanceShape& r : all_shapes(set & ~a)) {
+        RebalanceShape s = l;
+        const auto shift = static_cast<std::uint32_t>(l.size());
+        for (RebalanceNode n : r) {
+          if (n.lhs.is_node) n.lhs.index += shift;
+          if (n.rhs.is_node) n.rhs.index += shift;
+          s.push_back(n);
+        }
+        const RebalanceOperand left = l.empty() ? RebalanceOperand{false, static_cast<std::uint32_t>(__builtin_ctz(a))}
+                                                : RebalanceOperand{true, shift - 1};
+        const RebalanceOperand right = r.empty() ? RebalanceOperand{false, static_cast<std::uint32_t>(__builtin_ctz(set & ~a))}
+                                                 : RebalanceOperand{true, static_cast<std::uint32_t>(s.size() - 1)};
+        s.push_back({NoisyOp::add, left, right});
+        out.push_back(std::move(s));
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("one add or mul tree written as a chain: rebalance_and_place needs the fewest reductions of all shapes (brute force)") {
+  std::mt19937 rng(904);
+  for (int trial = 0; trial < 600; ++trial) {
+    const bool additive = trial % 2 == 0;
+    const std::size_t k = 3 + rng() % 4;
+    // Leaves of another family: 0: a fresh value (12); 1, 2: two or three fresh values
+    // combined by the other family (add tree: products, 24; mul tree: sums, 13 and 14).
+    std::vector<int> leaf_kind(k);
+    for (auto& x : leaf_kind) x = static_cast<int>(rng() % 3);
+    NoiseParameters p;
+    p.maximum = additive ? std::vector<std::uint64_t>{26, 27, 29, 40}[rng() % 4] : std::vector<std::uint64_t>{26, 40, 50, 64}[rng() % 4];
+    CAPTURE(additive);
+    std::string leaves_text;
+    for (const int x : leaf_kind) leaves_text += std::to_string(x);
+    CAPTURE(leaves_text);
+    CAPTURE(p.maximum);
+    const auto build = [&](const RebalanceShape& shape) {
+      noisy_scale::Builder b;
+      const auto other = [&](std::size_t x, std::size_t y) { return additive ? b.mul(x, y) : b.add(x, y); };
+      std::vector<std::size_t> leaves;
+      for (const int kind : leaf_kind) {
+        if (kind == 0) leaves.push_back(b.encode());
+        else if (kind == 1) leaves.push_back(other(b.encode(), b.encode()));
+        else leaves.push_back(other(other(b.encode(), b.encode()), b.encode()));
+      }
+      std::vector<std::size_t> made;
+      for (const RebalanceNode& n : shape) {
+        const auto of = [&](const RebalanceOperand& o) { return o.is_node ? made[o.index] : leaves[o.index]; };
+        made.push_back(additive ? b.add(of(n.lhs), of(n.rhs)) : b.mul(of(n.lhs), of(n.rhs)));
+      }
+      b.decode(made.back());
+      return b.take();
+    };
+    std::size_t best = SIZE_MAX;
+    for (const RebalanceShape& shape : all_shapes((1u << k) - 1))
+      best = std::min(best, place_reduce_noise(build(shape), p).reduce_after.size());
+    // The program as written: a chain.
+    RebalanceShape chain;
+    chain.push_back({NoisyOp::add, {false, 0}, {false, 1}});
+    for (std::uint32_t i = 2; i < k; ++i) chain.push_back({NoisyOp::add, {true, i - 2}, {false, i}});
+    const Program g = build(chain);
+    const auto choice = rebalance_and_place(
+        g, [&g](const RebalancePlan<std::size_t>& plan) { return noisy_scale::rebalanced_program(g, plan); }, p);
+    CHECK(choice.reductions_after() <= choice.reductions_before);
+    CHECK(choice.reductions_after() == best);
+  }
 }

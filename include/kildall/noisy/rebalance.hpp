@@ -5,9 +5,9 @@
 /// tree-height reduction by re-association and commutation (Baer & Bovet,
 /// 1968, "Compilation of arithmetic expressions for parallel computations";
 /// Kuck, 1977, "A survey of parallel machine organization and programming"),
-/// with the shape chosen by Huffman's combination (Huffman, 1952, "A method
-/// for the construction of minimum-redundancy codes") on noise levels:
-/// combine the two least noisy operands first.
+/// sums shaped by Huffman's combination (Huffman, 1952, "A method for the
+/// construction of minimum-redundancy codes") on noise levels (combine the
+/// two least noisy operands first), products as sorted chains.
 ///
 /// - **Trees.** A maximal tree of one family, `add`/`sub` (additive) or `mul`
 ///   (multiplicative), whose inner values have a single use, by an op of the
@@ -21,16 +21,28 @@
 ///   without a negation (a node whose leaves are all negative computes the
 ///   negated sum with `add`; a mixed node is a `sub` with the positive side
 ///   first), because the tree's leftmost leaf is always positive.
-/// - **Shape.** Huffman's combination with the op's noise rule
-///   (`fold_noise`): for `add`/`sub` (1 + the larger) it gives the least root
-///   noise over all shapes, ceil(log2 sum 2^n_i) (Golumbic, 1976,
-///   "Combinatorial merging"): a balanced sum of n fresh values has noise
-///   12 + ceil(log2 n) instead of 12 + n - 1 for a chain. For `mul` (the sum)
-///   every shape has the same root noise; Huffman's shape has the least total
-///   noise of its inner values, and with the article's 12 / 26 every inner
-///   `mul` but the root needs a reduction whatever the shape (24 + 12 > 26).
+/// - **Shape of a sum.** Huffman's combination with the `add` rule
+///   (`fold_noise`, 1 + the larger): it gives the least root noise over all
+///   shapes, ceil(log2 sum 2^n_i) (Golumbic, 1976, "Combinatorial merging",
+///   by Kraft's inequality): a balanced sum of n fresh values has noise
+///   12 + ceil(log2 n) instead of 12 + n - 1 for a chain.
+/// - **Shape of a product.** The noise of a product is the sum of its
+///   leaves' whatever the shape, so a product tree needs reductions however
+///   it is shaped; the shape decides where. With the article's 12 / 26 every
+///   inner `mul` but the root must be reduced (its noise is at least 24, and
+///   24 + 12 > 26), and a `mul` of two leaves is the only one that can
+///   exceed the maximum (a reduced operand gives 12 + a leaf); every shape
+///   has one, a chain exactly one: the ascending chain (least noisy leaves
+///   first) makes it the two least noisy leaves. With a larger maximum a
+///   chain packs leaves into the accumulator until it must be reduced
+///   (next-fit bin packing: the first bin holds `maximum`, the others
+///   `maximum - initial`); the descending order (first-fit decreasing's) then
+///   often needs fewer bins. Products get the ascending or the descending
+///   chain, whichever needs fewer reductions by the greedy estimate
+///   `greedy_reductions` (ascending on a tie), and are rewritten only when
+///   that estimate, or failing that the total noise, goes down.
 ///   Leaf noise is a key the caller gives (the least possible noise of each
-///   value, or its noise as placed). A tree is rewritten only when its root
+///   value, or its noise as placed). A sum is rewritten only when its root
 ///   noise, or failing that its total noise, goes down under those keys.
 /// - **Choice.** `rebalance_and_place` places
 ///   `reduce_noise` optimally in the original and in each rebalanced
@@ -98,7 +110,8 @@ using RebalanceShape = std::vector<RebalanceNode>;
 
 /// Huffman's combination on noise: repeatedly combine (with an op of `kind`)
 /// the two least noisy operands (ties: the one made first), the leaves
-/// having `leaf_noise`. Operands stay in the order they were made. At least
+/// having `leaf_noise`. Under the `add` rule the root's noise is the least of
+/// all shapes; under the `mul` rule (the sum) the total noise of the ops is. Operands stay in the order they were made. At least
 /// one leaf; `kind` is `add`, `sub` (the additive rule) or `mul`. Throws
 /// `std::invalid_argument` otherwise.
 [[nodiscard]] inline RebalanceShape huffman_shape(NoisyOp kind, std::span<const std::uint64_t> leaf_noise,
@@ -127,6 +140,47 @@ using RebalanceShape = std::vector<RebalanceNode>;
                   RebalanceOperand{true, static_cast<std::uint32_t>(shape.size() - 1)});
   }
   return shape;
+}
+
+/// The left-deep chain of ops of `kind` over the leaves sorted by
+/// `leaf_noise`, ascending (or `descending`; ties: leaf order):
+/// `((l0 * l1) * l2) * ...`. At least one leaf; throws
+/// `std::invalid_argument` otherwise.
+[[nodiscard]] inline RebalanceShape sorted_chain_shape(NoisyOp kind, std::span<const std::uint64_t> leaf_noise,
+                                                       bool descending = false) {
+  if (leaf_noise.empty()) throw std::invalid_argument("sorted_chain_shape: no leaves");
+  std::vector<std::uint32_t> order(leaf_noise.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return descending ? leaf_noise[a] > leaf_noise[b] : leaf_noise[a] < leaf_noise[b];
+  });
+  RebalanceShape shape;
+  for (std::size_t i = 1; i < order.size(); ++i)
+    shape.push_back({kind, i == 1 ? RebalanceOperand{false, order[0]} : RebalanceOperand{true, static_cast<std::uint32_t>(shape.size() - 1)},
+                     RebalanceOperand{false, order[i]}});
+  return shape;
+}
+
+/// An estimate of the reductions `shape` needs, leaves at `leaf_noise`:
+/// bottom-up, while an op would exceed the maximum, its noisier operand is
+/// reduced to `initial` (the article's greedy on one tree).
+[[nodiscard]] inline std::size_t greedy_reductions(const RebalanceShape& shape, std::span<const std::uint64_t> leaf_noise,
+                                                   const NoiseParameters& parameters = {}) {
+  std::size_t reductions = 0;
+  std::vector<std::uint64_t> noise(shape.size(), 0);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    std::uint64_t operands[] = {shape[i].lhs.is_node ? noise[shape[i].lhs.index] : leaf_noise[shape[i].lhs.index],
+                                shape[i].rhs.is_node ? noise[shape[i].rhs.index] : leaf_noise[shape[i].rhs.index]};
+    noise[i] = fold_noise(shape[i].kind, operands, parameters);
+    while (noise[i] > parameters.maximum) {
+      std::uint64_t& noisier = operands[0] >= operands[1] ? operands[0] : operands[1];
+      if (noisier <= parameters.initial) break;  // no reduction helps
+      noisier = parameters.initial;
+      ++reductions;
+      noise[i] = fold_noise(shape[i].kind, operands, parameters);
+    }
+  }
+  return reductions;
 }
 
 /// Makes an additive `shape` compute the signed sum of its leaves (leaf `i`
@@ -209,8 +263,9 @@ namespace detail {
 }  // namespace detail
 
 /// The trees of `program` worth rebuilding: for each maximal single-use tree
-/// of one family with at least `options.min_leaves` leaves, Huffman's shape
-/// on `leaf_noise` (indexed by `vertex_index`), kept when the root's noise,
+/// of one family with at least `options.min_leaves` leaves, the family's
+/// shape on `leaf_noise` (indexed by `vertex_index`): Huffman's for sums, a
+/// sorted chain for products; kept when the root's noise,
 /// or failing that the tree's total noise, goes down. `layout` gives program
 /// order (where each new op goes: the earliest old op of the tree after its
 /// operands) and regions (a tree stays in one). Ops of a family with other
@@ -243,55 +298,74 @@ template <NoisyProgram G, class Layout = VertexOrderLayout>
   if (order.empty())  // a cycle: trees never contain one (it passes a block argument); any order of roots will do
     for (std::uint32_t v = 0; v < n; ++v) order.push_back(v);
   RebalancePlan<V> plan;
-  std::vector<std::uint64_t> own(n, 0);  // noise of the old ops under the keys
   for (const std::uint32_t root : order) {
     if (family(root) == 0 || inner[root]) continue;
-    // The old tree (iteratively: chains may be long): leaves with signs, each old op's noise.
+    // The old tree as a shape (iteratively: chains may be long): leaves with signs, left to right.
     std::vector<std::uint32_t> leaves, olds;
     std::vector<bool> negated;
-    std::uint64_t total_before = 0;
+    RebalanceShape old_shape;
     struct Frame {
       std::uint32_t v;
       bool negative;
       bool expanded;
+      std::size_t parent;  // stack position of the parent frame (SIZE_MAX: none)
+      int slot;            // which operand of the parent
+      RebalanceOperand operand[2];
     };
-    std::vector<Frame> stack{{root, false, false}};
+    std::vector<Frame> stack{{root, false, false, SIZE_MAX, 0, {}}};
     while (!stack.empty()) {
-      const Frame f = stack.back();
+      Frame& f = stack.back();
       const auto ops = p.operands(f.v);
       if (!f.expanded) {
-        stack.back().expanded = true;
+        f.expanded = true;
         olds.push_back(f.v);
+        const Frame copy = f;
+        const std::size_t at = stack.size() - 1;
+        for (int i = 1; i >= 0; --i) {  // the right operand's subtree is walked second
+          const bool sign = copy.negative != (i == 1 && p.kind[copy.v] == NoisyOp::sub);
+          if (inner[ops[static_cast<std::size_t>(i)]]) stack.push_back({ops[static_cast<std::size_t>(i)], sign, false, at, i, {}});
+        }
         for (std::size_t i = 0; i < 2; ++i) {
-          const bool sign = f.negative != (i == 1 && p.kind[f.v] == NoisyOp::sub);
-          if (inner[ops[i]]) {
-            stack.push_back({ops[i], sign, false});
-          } else {
-            leaves.push_back(ops[i]);
-            negated.push_back(sign);
-          }
+          if (inner[ops[i]]) continue;
+          const bool sign = copy.negative != (i == 1 && p.kind[copy.v] == NoisyOp::sub);
+          stack[at].operand[i] = {false, static_cast<std::uint32_t>(leaves.size())};
+          leaves.push_back(ops[i]);
+          negated.push_back(sign);
         }
         continue;
       }
+      old_shape.push_back({p.kind[f.v], f.operand[0], f.operand[1]});
+      const std::size_t parent = f.parent;
+      const int slot = f.slot;
       stack.pop_back();
-      const std::uint64_t noise[2] = {inner[ops[0]] ? own[ops[0]] : leaf_noise[ops[0]],
-                                      inner[ops[1]] ? own[ops[1]] : leaf_noise[ops[1]]};
-      own[f.v] = fold_noise(p.kind[f.v], noise, parameters);
-      total_before = saturating_noise_add(total_before, own[f.v]);
+      if (parent != SIZE_MAX) stack[parent].operand[slot] = {true, static_cast<std::uint32_t>(old_shape.size() - 1)};
     }
-    const std::uint64_t root_before = own[root];
     if (leaves.size() < std::max<std::size_t>(options.min_leaves, 3)) continue;
     ++plan.trees_seen;
     std::vector<std::uint64_t> keys;
     for (const std::uint32_t l : leaves) keys.push_back(leaf_noise[l]);
+    const auto measure = [&](const RebalanceShape& shape) {
+      const std::vector<std::uint64_t> noise = shape_noise(shape, keys, parameters);
+      std::uint64_t total = 0;
+      for (const std::uint64_t x : noise) total = saturating_noise_add(total, x);
+      return std::tuple(greedy_reductions(shape, keys, parameters), noise.back(), total);
+    };
     const bool additive = detail::rebalance_family(p.kind[root]) == 1;
-    RebalanceShape shape = huffman_shape(additive ? NoisyOp::add : NoisyOp::mul, keys, parameters);
-    if (additive && !assign_signs(shape, negated)) continue;
-    const std::vector<std::uint64_t> noise = shape_noise(shape, keys, parameters);
-    std::uint64_t total_after = 0;
-    for (const std::uint64_t x : noise) total_after = saturating_noise_add(total_after, x);
-    const std::uint64_t root_after = noise.back();
-    if (root_after > root_before || (root_after == root_before && total_after >= total_before)) continue;
+    RebalanceShape shape;
+    if (additive) {
+      shape = huffman_shape(NoisyOp::add, keys, parameters);
+      if (!assign_signs(shape, negated)) continue;
+    } else {
+      shape = sorted_chain_shape(NoisyOp::mul, keys);
+      RebalanceShape down = sorted_chain_shape(NoisyOp::mul, keys, true);
+      if (std::get<0>(measure(down)) < std::get<0>(measure(shape))) shape = std::move(down);
+    }
+    const auto [old_reductions, root_before, total_before] = measure(old_shape);
+    const auto [new_reductions, root_after, total_after] = measure(shape);
+    // Sums: the least root noise (Huffman's), else less total noise; products: fewer reductions by the estimate, else less noise.
+    const bool better = additive ? std::pair(root_after, total_after) < std::pair(root_before, total_before)
+                                 : std::tuple(new_reductions, total_after) < std::tuple(old_reductions, total_before);
+    if (!better) continue;
 
     RebalanceTree<V> tree;
     tree.root = vertex[root];
@@ -362,8 +436,10 @@ void apply_rebalance(E& editor, const RebalancePlan<typename E::value_type>& pla
 
 /// The leaf keys `rebalance_and_place` tries, in order.
 enum class RebalanceKeys : std::uint8_t {
+  least_own,    ///< each value's least possible noise before its own reduction (best case upstream, itself unreduced)
   least_noise,  ///< each value's least possible noise (the best-case analysis)
   as_placed,    ///< each value's noise in the original with its optimal placement
+  unreduced,    ///< each value's noise in the original without any reduction
 };
 
 /// What `rebalance_and_place` chose.
@@ -380,8 +456,8 @@ struct RebalanceChoice {
 };
 
 /// Rebalances `program` and places `reduce_noise`: places the original,
-/// then, for each key set (`RebalanceKeys`: least possible noise, noise as
-/// placed), plans the trees (`plan_rebalance`), builds the candidate with
+/// then, for each key set (`RebalanceKeys`: least possible noise before and
+/// after a value's own reduction, noise as placed, noise unreduced), plans the trees (`plan_rebalance`), builds the candidate with
 /// `make(plan)` (a `Candidate` whose `program()` is the rewritten
 /// `NoisyProgram`, with the same vertex type) and places it. Keeps the
 /// program whose placement is lexicographically least (reductions, then
@@ -404,14 +480,23 @@ template <NoisyProgram G, class MakeCandidate, class Layout = VertexOrderLayout>
   const auto key_set = [&](RebalanceKeys keys) {
     NoiseAnalysisOptions analysis_options;
     if (keys == RebalanceKeys::as_placed) analysis_options.reduce_after = placement_mask(program, choice.placement.reduce_after);
-    const NoiseAnalysis<G> analysis = keys == RebalanceKeys::least_noise
-                                          ? least_possible_noise(program, parameters)
-                                          : analyze_noise(program, parameters, std::move(analysis_options));
+    const bool best_case = keys == RebalanceKeys::least_noise || keys == RebalanceKeys::least_own;
+    const NoiseAnalysis<G> analysis = best_case ? least_possible_noise(program, parameters)
+                                                : analyze_noise(program, parameters, std::move(analysis_options));
     std::vector<std::uint64_t> out(vertex_count(program), 0);
-    for (const auto& v : vertex_range(program)) out[vertex_index(program, v)] = analysis.noise_bound(v).value_or(0);
+    for (const auto& v : vertex_range(program)) {
+      std::uint64_t& key = out[vertex_index(program, v)];
+      if (keys == RebalanceKeys::least_own) {
+        const std::optional<Interval> own = noise_before_reduction(analysis, v);
+        key = own && !own->is_empty() ? own->umax() : 0;
+      } else {
+        key = analysis.noise_bound(v).value_or(0);
+      }
+    }
     return out;
   };
-  const std::vector<std::uint64_t> keys[] = {key_set(RebalanceKeys::least_noise), key_set(RebalanceKeys::as_placed)};
+  const std::vector<std::uint64_t> keys[] = {key_set(RebalanceKeys::least_own), key_set(RebalanceKeys::least_noise),
+                                             key_set(RebalanceKeys::as_placed), key_set(RebalanceKeys::unreduced)};
   for (const std::vector<std::uint64_t>& k : keys) {
     RebalancePlan<V> plan = plan_rebalance(program, k, parameters, options, layout);
     if (plan.empty()) continue;
