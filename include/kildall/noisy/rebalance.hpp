@@ -357,8 +357,10 @@ template <NoisyProgram G, class Layout = VertexOrderLayout>
       if (!assign_signs(shape, negated)) continue;
     } else {
       shape = sorted_chain_shape(NoisyOp::mul, keys);
-      RebalanceShape down = sorted_chain_shape(NoisyOp::mul, keys, true);
-      if (std::get<0>(measure(down)) < std::get<0>(measure(shape))) shape = std::move(down);
+      for (RebalanceShape other : {sorted_chain_shape(NoisyOp::mul, keys, true), huffman_shape(NoisyOp::mul, keys, parameters)}) {
+        const auto a = measure(other), b = measure(shape);  // (reductions, root, total): every root is the same
+        if (std::pair(std::get<0>(a), std::get<2>(a)) < std::pair(std::get<0>(b), std::get<2>(b))) shape = std::move(other);
+      }
     }
     const auto [old_reductions, root_before, total_before] = measure(old_shape);
     const auto [new_reductions, root_after, total_after] = measure(shape);
