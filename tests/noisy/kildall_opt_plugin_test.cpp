@@ -1,6 +1,7 @@
 // The kildall-opt noisy plugin (flags, passes, summary, the tutorial's five tests); oracles: brute force over IR placements with the CFG analysis, the interpreter, glpsol on the emitted LP.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <filesystem>
@@ -536,4 +537,38 @@ TEST_CASE("rebalancing inside a loop: the block argument is a leaf; the interpre
     REQUIRE(b.status == ir::ExecStatus::returned);
     CHECK(a.results == b.results);
   }
+}
+
+TEST_CASE("a value also used by an op without results (func.return) stays: it is a leaf, not an inner value") {
+  const std::string text = R"(func.func @f(%a: i32, %b: i32, %c: i32, %d: i32) -> !noisy.i32 {
+  %ea = noisy.encode %a : i32 -> !noisy.i32
+  %eb = noisy.encode %b : i32 -> !noisy.i32
+  %ec = noisy.encode %c : i32 -> !noisy.i32
+  %ed = noisy.encode %d : i32 -> !noisy.i32
+  %s1 = noisy.add %ea, %eb : !noisy.i32
+  %s2 = noisy.add %s1, %ec : !noisy.i32
+  %s3 = noisy.add %s2, %ed : !noisy.i32
+  %s4 = noisy.add %s3, %ea : !noisy.i32
+  %s5 = noisy.add %s4, %eb : !noisy.i32
+  %x = noisy.decode %s5 : !noisy.i32 -> i32
+  return %s2 : !noisy.i32
+}
+)";
+  ir::OpRegistry registry;
+  const IrDialect dialect = register_noisy_dialect(registry);
+  ir::Module m = ir::parse_and_verify(text, registry, "returned.mlir");
+  ir::Function& fn = m.functions[0];
+  const IrNoisyProgram program(fn, dialect);
+  const auto plan = plan_rebalance(program, std::vector<std::uint64_t>(fn.values.size(), 12), {}, {}, IrLayout(fn));
+  const ir::ValueId s2 = fn.operands_of(fn.terminator(0))[0];  // the returned value
+  REQUIRE(plan.trees.size() == 1);
+  CHECK(std::find(plan.trees[0].inner.begin(), plan.trees[0].inner.end(), s2) == plan.trees[0].inner.end());
+  CHECK(std::find(plan.trees[0].leaves.begin(), plan.trees[0].leaves.end(), s2) != plan.trees[0].leaves.end());
+  IrRebalanceEditor editor(fn, dialect);
+  apply_rebalance(editor, plan);
+  ir::verify(m);
+  const ir::Module original = ir::parse_and_verify(text, registry, "returned.mlir");
+  const std::vector<std::uint64_t> args{3, 5, 7, 11};
+  CHECK(ir::interpret(m, "f", args).results == ir::interpret(original, "f", args).results);
+  CHECK(ir::interpret(m, "f", args).results == std::vector<std::uint64_t>{15});
 }

@@ -370,13 +370,19 @@ inline std::vector<ir::ValueId> apply_reduce_noise(ir::Function& fn, const IrDia
   return reduced;
 }
 
-/// Program order and regions of an IR function for `plan_rebalance`
+/// Program order, regions and uses of an IR function for `plan_rebalance`
 /// (`rebalance.hpp`): layout order (a block's arguments, then its ops, block
-/// by block); a region is a block, so a rebuilt tree never leaves its block.
+/// by block); a region is a block, so a rebuilt tree never leaves its block;
+/// every use counts, also by ops without results (`func.return`), which the
+/// def-use graph does not show.
 class IrLayout {
  public:
   /// The layout of `fn` as it is now (which must outlive it).
-  explicit IrLayout(const ir::Function& fn) : fn_(&fn), position_(fn.values.size(), 0) {
+  explicit IrLayout(const ir::Function& fn) : fn_(&fn), position_(fn.values.size(), 0), uses_(fn.values.size(), 0) {
+    for (ir::OpId op = 0; op < fn.ops.size(); ++op) {
+      if (fn.ops[op].erased) continue;
+      for (const ir::ValueId v : fn.operands_of(op)) ++uses_[v];
+    }
     std::size_t next = 0;
     for (ir::BlockId b = 0; b < fn.blocks.size(); ++b) {
       for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) position_[fn.argument(b, i)] = next;
@@ -393,10 +399,13 @@ class IrLayout {
   [[nodiscard]] bool same_region(const IrNoisyProgram&, ir::ValueId a, ir::ValueId b) const {
     return fn_->defining_block(a) == fn_->defining_block(b);
   }
+  /// True when `v` has exactly one use by a live op.
+  [[nodiscard]] bool single_use(const IrNoisyProgram&, ir::ValueId v) const { return uses_[v] == 1; }
 
  private:
   const ir::Function* fn_;
   std::vector<std::size_t> position_;
+  std::vector<std::uint32_t> uses_;
 };
 
 /// The `RebalanceEditor` (`rebalance.hpp`) of an IR function: creates

@@ -252,6 +252,12 @@ struct VertexOrderLayout {
   [[nodiscard]] bool same_region(const G&, const vertex_t<G>&, const vertex_t<G>&) const {
     return true;
   }
+  /// True when the one use the graph shows of `v` is its only use (an IR
+  /// whose def-use graph omits uses by ops without results says otherwise).
+  template <class G>
+  [[nodiscard]] bool single_use(const G&, const vertex_t<G>&) const {
+    return true;
+  }
 };
 
 namespace detail {
@@ -265,10 +271,11 @@ namespace detail {
 /// The trees of `program` worth rebuilding: for each maximal single-use tree
 /// of one family with at least `options.min_leaves` leaves, the family's
 /// shape on `leaf_noise` (indexed by `vertex_index`): Huffman's for sums, a
-/// sorted chain for products; kept when the root's noise,
-/// or failing that the tree's total noise, goes down. `layout` gives program
-/// order (where each new op goes: the earliest old op of the tree after its
-/// operands) and regions (a tree stays in one). Ops of a family with other
+/// sorted chain for products; kept when the root's noise (sums) or the
+/// estimated reductions (products), or failing that the tree's total noise,
+/// go down. `layout` gives program order (where each new op goes: the
+/// earliest old op of the tree after its operands), regions (a tree stays in
+/// one) and uses the graph does not show (`single_use`). Ops of a family with other
 /// than two operands are left alone. Throws `std::invalid_argument` when
 /// `leaf_noise` has the wrong size.
 template <NoisyProgram G, class Layout = VertexOrderLayout>
@@ -290,7 +297,7 @@ template <NoisyProgram G, class Layout = VertexOrderLayout>
   // Inner: a single use, by an op of the same family in the same region.
   std::vector<bool> inner(n, false);
   for (std::uint32_t v = 0; v < n; ++v) {
-    if (family(v) == 0 || p.users(v).size() != 1) continue;
+    if (family(v) == 0 || p.users(v).size() != 1 || !layout.single_use(program, vertex[v])) continue;
     const std::uint32_t u = p.users(v)[0];
     inner[v] = u != v && family(u) == family(v) && layout.same_region(program, vertex[v], vertex[u]);
   }
