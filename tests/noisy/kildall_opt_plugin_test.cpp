@@ -480,6 +480,19 @@ TEST_CASE("--noisy-rebalance: a chain of 16 adds needs no reduction once balance
   const Run tutorial = drive({"--noisy-rebalance", "--noisy-reduce-noise"}, "tutorial.mlir");
   CHECK(tutorial.log.find("noisy-rebalance: rewrote 4 of 4 trees in 2 of 5 functions; reduce_noise ops needed: 8 before, 6 after") == 0);
   CHECK(count(tutorial.output, "noisy.reduce_noise") == 6);
+  // Every strategy, with a time limit of 0 too: legal, never more reductions.
+  for (const std::string_view strategy : {"--noisy-reduce-noise=ilp", "--noisy-reduce-noise=greedy", "--noisy-reduce-noise"}) {
+    for (const bool limit : {false, true}) {
+      std::vector<std::string_view> args{"--noisy-rebalance", strategy};
+      if (limit) args.insert(args.end(), {"--time-limit", "0"});
+      CAPTURE(strategy);
+      CAPTURE(limit);
+      const Run r = drive(args, "tutorial.mlir");
+      CHECK(r.error.empty());
+      args.erase(args.begin());
+      CHECK(count(r.output, "noisy.reduce_noise") <= count(drive(args, "tutorial.mlir").output, "noisy.reduce_noise"));
+    }
+  }
   // A function no placement can save: the error names the op.
   const Run bad = drive({"--noisy-rebalance", "--noisy-maximum=20"}, "single_insertion_branching.mlir");
   CHECK(bad.error.find("'noisy.mul' op no placement of reduce_noise can make this op legal") != std::string::npos);

@@ -399,6 +399,7 @@ class NoisyDriver {
         const IrNoisyProgram program(fn, dialect_);
         o = placement_options(program, start, log);
       }
+      o.ilp.name = nullptr;  // it names the values of `program`, gone here; the candidates are copies
       IrRebalanceReport report;
       try {
         report = rebalance_ir_function(fn, dialect_, options_.parameters, o);
