@@ -12,6 +12,12 @@
 // frontier_exact (1: the frontier DP proved both levels), widest (its widest
 // layer), tie_break (1: the second level is proven).
 //
+// BM_Rebalance (issue 18 item 4): `rebalance_and_place` (rebalance.hpp) on
+// programs written as chains (dot products, polynomials term by term, sums
+// and products of encoded values) and on the kernels above. Counters: before
+// (the optimum of the program as written), after (of the rebalanced program),
+// saved, trees (rewritten), optimal (1: every placement proven optimal).
+//
 //   noisy_scale_benchmark [--emit-lp=DIR] [benchmark flags]
 // --emit-lp=DIR also writes each program's article formulation (the model of
 // `ilp_placement.hpp`, as `kildall-opt --emit-lp` writes it) to DIR/<case>.lp
@@ -31,6 +37,7 @@
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
 #include <kildall/noisy/place_reduce_noise.hpp>
+#include <kildall/noisy/rebalance.hpp>
 
 #include "workloads.hpp"
 
@@ -69,7 +76,51 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["tie_break"] = s.tie_break_optimal ? 1.0 : 0.0;
 }
 
+void run_rebalance(benchmark::State& state, const noisy_scale::Program& g) {
+  std::size_t before = 0, after = 0, trees = 0;
+  bool optimal = false;
+  for (auto _ : state) {
+    const auto choice = kildall::noisy::rebalance_and_place(
+        g, [&g](const kildall::noisy::RebalancePlan<std::size_t>& plan) { return noisy_scale::rebalanced_program(g, plan); });
+    before = choice.reductions_before;
+    after = choice.reductions_after();
+    trees = choice.plan.trees.size();
+    optimal = choice.placement.status == kildall::noisy::PlacementStatus::optimal;
+  }
+  std::size_t ops = 0;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) ops += kildall::noisy::is_reducible(g[v].kind) ? 1 : 0;
+  state.counters["ops"] = static_cast<double>(ops);
+  state.counters["before"] = static_cast<double>(before);
+  state.counters["after"] = static_cast<double>(after);
+  state.counters["saved"] = static_cast<double>(before - after);
+  state.counters["trees"] = static_cast<double>(trees);
+  state.counters["optimal"] = optimal ? 1.0 : 0.0;
+}
+
+void register_rebalance() {
+  std::vector<noisy_scale::Workload> shapes;
+  for (const std::size_t n : {8, 64, 1024}) {
+    shapes.push_back({"dot_product_chain/" + std::to_string(n), [n] { return noisy_scale::dot_products(n, 1, false); }});
+    shapes.push_back({"sum_chain/" + std::to_string(n), [n] { return noisy_scale::sum_chains(n, 1); }});
+  }
+  for (const std::size_t d : {4, 8, 16, 32})
+    shapes.push_back({"polynomial_terms/" + std::to_string(d), [d] { return noisy_scale::power_sum_polynomials(d, 1); }});
+  shapes.push_back({"product_chain/16", [] { return noisy_scale::product_chains(16, 1); }});
+  shapes.push_back({"dot_product_chain_branchy/64", [] { return noisy_scale::dot_products(64, 1, true); }});
+  for (const auto& w : noisy_scale::structured_workloads(1'000)) shapes.push_back({w.name + "/1000", w.make});
+  shapes.push_back({"random_dag/1000", [] { return noisy_scale::random_dag(1'000, 1); }});
+  for (const std::size_t ops : {10'000}) {
+    shapes.push_back({"dot_product_chain/64x" + std::to_string(ops / 128), [ops] { return noisy_scale::dot_products(64, ops / 128, false); }});
+    shapes.push_back({"polynomial_terms/16x" + std::to_string(ops / 47), [ops] { return noisy_scale::power_sum_polynomials(16, ops / 47); }});
+  }
+  for (const auto& w : shapes)
+    benchmark::RegisterBenchmark(("BM_Rebalance/" + w.name).c_str(), [w](benchmark::State& state) {
+      run_rebalance(state, w.make());
+    })->Iterations(1)->Unit(benchmark::kMillisecond);
+}
+
 void register_all() {
+  register_rebalance();
   for (const std::size_t ops : {30, 60, 100, 300, 1'000, 3'000, 10'000}) {
     const std::string name = "random_dag/" + std::to_string(ops);
     benchmark::RegisterBenchmark(("BM_Lazy/" + name).c_str(), [ops, name](benchmark::State& state) {

@@ -21,7 +21,9 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include <kildall/noisy/compact_program.hpp>
 #include <kildall/noisy/noise_model.hpp>
+#include <kildall/noisy/rebalance.hpp>
 
 namespace noisy_scale {
 
@@ -243,6 +245,111 @@ inline Program box_blur(std::size_t w, std::size_t h, bool branches) {
   }
   for (const auto v : image) b.decode(v);
   return b.take();
+}
+
+/// `count` sums of `n` encoded values written as chains `((x0 + x1) - x2) + ...`
+/// (every third a `sub`): reduction trees written as chains.
+inline Program sum_chains(std::size_t n, std::size_t count) {
+  Builder b;
+  for (std::size_t k = 0; k < count; ++k) {
+    std::size_t acc = b.encode();
+    for (std::size_t i = 1; i < n; ++i) acc = i % 3 == 2 ? b.sub(acc, b.encode()) : b.add(acc, b.encode());
+    b.decode(acc);
+  }
+  return b.take();
+}
+
+/// `count` polynomials c0 + c1 x + ... + c_d x^d written term by term: the
+/// powers by repeated multiplication (x^i = x^(i-1) x, each used twice), the
+/// terms summed as a chain.
+inline Program power_sum_polynomials(std::size_t degree, std::size_t count) {
+  Builder b;
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t x = b.encode();
+    std::size_t power = x;
+    std::size_t acc = b.encode();  // c0
+    for (std::size_t i = 1; i <= degree; ++i) {
+      if (i > 1) power = b.mul(power, x);
+      acc = b.add(acc, b.mul(b.encode(), power));
+    }
+    b.decode(acc);
+  }
+  return b.take();
+}
+
+/// `count` products of `n` encoded values written as chains.
+inline Program product_chains(std::size_t n, std::size_t count) {
+  Builder b;
+  for (std::size_t k = 0; k < count; ++k) {
+    std::size_t acc = b.encode();
+    for (std::size_t i = 1; i < n; ++i) acc = b.mul(acc, b.encode());
+    b.decode(acc);
+  }
+  return b.take();
+}
+
+/// Edits a `Program` for `kildall::noisy::apply_rebalance`: new ops are
+/// appended (vertex order is then no longer topological: see
+/// `rebalanced_program`), erased ops become edge-less `plain` vertices.
+class ProgramRebalanceEditor {
+ public:
+  using value_type = std::size_t;
+  explicit ProgramRebalanceEditor(Program& g) : g_(&g) {}
+  std::size_t create_before(std::size_t, NoisyOp kind, std::size_t lhs, std::size_t rhs) {
+    const auto v = boost::add_vertex(*g_);
+    (*g_)[v].kind = kind;
+    boost::add_edge(lhs, v, *g_);
+    boost::add_edge(rhs, v, *g_);
+    return v;
+  }
+  void rewrite(std::size_t v, NoisyOp kind, std::size_t lhs, std::size_t rhs) {
+    boost::clear_in_edges(v, *g_);
+    (*g_)[v].kind = kind;
+    boost::add_edge(lhs, v, *g_);
+    boost::add_edge(rhs, v, *g_);
+  }
+  void erase(std::size_t v) {
+    boost::clear_vertex(v, *g_);
+    (*g_)[v].kind = NoisyOp::plain;
+  }
+
+ private:
+  Program* g_;
+};
+
+/// A program rebalanced by `rebalanced_program` (the `rebalance_and_place` candidate).
+struct RebalancedProgram {
+  Program graph;     ///< Vertex order topological again; vertex i of the edited copy is `renumbered[i]`.
+  std::vector<std::size_t> renumbered;
+  [[nodiscard]] const Program& program() const { return graph; }
+};
+
+/// `g` with the trees of `plan` rebuilt, renumbered in a topological order
+/// (erased vertices dropped).
+inline RebalancedProgram rebalanced_program(const Program& g, const kildall::noisy::RebalancePlan<std::size_t>& plan) {
+  Program edited = g;
+  ProgramRebalanceEditor editor(edited);
+  kildall::noisy::apply_rebalance(editor, plan);
+  std::vector<bool> erased(boost::num_vertices(edited), false);
+  for (const auto& tree : plan.trees)
+    for (const std::size_t v : tree.inner) erased[v] = true;
+  const kildall::noisy::CompactNoisyProgram compact = kildall::noisy::compact_program(edited);
+  RebalancedProgram out;
+  out.renumbered.assign(boost::num_vertices(edited), SIZE_MAX);
+  std::vector<std::size_t> order(compact.topological.begin(), compact.topological.end());
+  if (order.empty())  // a cycle (a loop through a join): keep the vertex order
+    for (std::size_t v = 0; v < boost::num_vertices(edited); ++v) order.push_back(v);
+  for (const std::size_t v : order) {
+    if (erased[v]) continue;
+    out.renumbered[v] = boost::add_vertex(out.graph);
+    out.graph[out.renumbered[v]].kind = edited[v].kind;
+  }
+  for (const std::size_t v : order) {
+    if (erased[v]) continue;
+    for (const std::uint32_t o : compact.operands(static_cast<std::uint32_t>(v)))
+      boost::add_edge(out.renumbered[o], out.renumbered[v], out.graph);
+  }
+  return out;
 }
 
 /// A named workload with about `ops` add/sub/mul ops.

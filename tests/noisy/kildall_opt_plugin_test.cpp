@@ -1,7 +1,9 @@
 // The kildall-opt noisy plugin (flags, passes, summary, the tutorial's five tests); oracles: brute force over IR placements with the CFG analysis, the interpreter, glpsol on the emitted LP.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <random>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -31,7 +33,13 @@ struct Run {
   std::string error;  // IrError text, if any
 };
 
+Run drive_text(std::vector<std::string_view> args, const std::string& text, const std::string& name);
+
 Run drive(std::vector<std::string_view> args, const std::string& example) {
+  return drive_text(std::move(args), read_example(example), example);
+}
+
+Run drive_text(std::vector<std::string_view> args, const std::string& text, const std::string& name) {
   ir::OpRegistry registry;
   NoisyDriver driver;
   driver.register_dialect(registry);
@@ -49,7 +57,7 @@ Run drive(std::vector<std::string_view> args, const std::string& example) {
   Run r;
   std::ostringstream log;
   try {
-    ir::Module m = ir::parse_and_verify(read_example(example), registry, example);
+    ir::Module m = ir::parse_and_verify(text, registry, name);
     driver.run_passes(m, debug, log);
     r.output = ir::print_module(m);
   } catch (const ir::IrError& e) {
@@ -335,4 +343,245 @@ TEST_CASE("kildall_opt_plugin(): the same through the driver's plugin interface"
   CHECK(log.str().find("noisy-reduce-noise: inserted 1 reduce_noise op (greedy: ") == 0);
   const auto after = plugin.describe_values(m, m.functions[0], "noise", context);
   CHECK(after[m.functions[0].argument(3, 0)] == "unsigned : [0, 13] signed : [0, 13]");
+}
+
+namespace {
+
+// A random function of noisy arithmetic on 32-bit values: @f(%a, %b, %c, %d: i32, %p: i1) -> i32,
+// chains and trees of add/sub/mul (most ops extend the latest value), a value
+// used twice, and half of the time a diamond rejoining through a block argument.
+std::string arithmetic_function(unsigned seed, int ops) {
+  std::mt19937 rng(seed);
+  std::ostringstream out;
+  out << "func.func @f(%a: i32, %b: i32, %c: i32, %d: i32, %p: i1) -> i32 {\n";
+  const char* args[] = {"a", "b", "c", "d"};
+  std::vector<int> available;
+  int next = 0;
+  for (const char* a : args) {
+    out << "  %n" << next << " = noisy.encode %" << a << " : i32 -> !noisy.i32\n";
+    available.push_back(next++);
+  }
+  const char* kinds[] = {"add", "sub", "mul"};
+  auto emit = [&](int count) {
+    for (int i = 0; i < count; ++i) {
+      const std::size_t n = available.size();
+      const int x = rng() % 10 < 7 ? available.back() : available[rng() % n];
+      const int y = available[rng() % std::min<std::size_t>(n, 4)];
+      const unsigned r = rng() % 20;
+      const char* k = kinds[r < 9 ? 0 : r < 15 ? 1 : 2];
+      if (rng() % 2 == 0) out << "  %n" << next << " = noisy." << k << " %n" << x << ", %n" << y << " : !noisy.i32\n";
+      else out << "  %n" << next << " = noisy." << k << " %n" << y << ", %n" << x << " : !noisy.i32\n";
+      available.push_back(next++);
+    }
+  };
+  emit(ops / 2);
+  const int middle = available.back();
+  if (seed % 2 == 0) {
+    const std::vector<int> before = available;
+    out << "  cf.cond_br %p, ^l, ^r\n^l:\n";
+    emit(3);
+    out << "  cf.br ^j(%n" << available.back() << " : !noisy.i32)\n^r:\n";
+    out << "  cf.br ^j(%n" << before.back() << " : !noisy.i32)\n^j(%n" << next << ": !noisy.i32):\n";
+    available = before;
+    available.push_back(next++);
+  }
+  emit(ops - ops / 2);
+  out << "  %x = noisy.decode %n" << available.back() << " : !noisy.i32 -> i32\n";
+  out << "  %y = noisy.decode %n" << middle << " : !noisy.i32 -> i32\n";
+  out << "  %r = arith.addi %x, %y : i32\n  return %r : i32\n}\n";
+  return out.str();
+}
+
+std::uint64_t run_once(const ir::Module& m, const std::vector<std::uint64_t>& args) {
+  const ir::ExecResult r = ir::interpret(m, "f", args);
+  REQUIRE(r.status == ir::ExecStatus::returned);
+  return r.results.at(0);
+}
+
+}  // namespace
+
+TEST_CASE("rebalancing IR functions: the interpreter gives the same results; the noise analysis finds them legal with no more reductions") {
+  ir::OpRegistry registry;
+  const IrDialect dialect = register_noisy_dialect(registry);
+  std::mt19937_64 rng(18);
+  std::size_t rewritten = 0, planned = 0, saved = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    const std::string text = arithmetic_function(seed, 6 + static_cast<int>(seed % 24));
+    CAPTURE(text);
+    const ir::Module original = ir::parse_and_verify(text, registry, "random.mlir");
+    // Every plan applied (whether or not it pays): same results.
+    ir::Module forced = ir::parse_and_verify(text, registry, "random.mlir");
+    {
+      ir::Function& fn = forced.functions[0];
+      const IrNoisyProgram program(fn, dialect);
+      std::vector<std::uint64_t> keys(fn.values.size());
+      for (auto& k : keys) k = 12 + rng() % 6;
+      const auto plan = plan_rebalance(program, keys, {}, {}, IrLayout(fn));
+      planned += plan.trees.size();
+      IrRebalanceEditor editor(fn, dialect);
+      apply_rebalance(editor, plan);
+    }
+    ir::verify(forced);  // types, and every use dominated by its definition
+    // The chosen program, placed.
+    ir::Module chosen = ir::parse_and_verify(text, registry, "random.mlir");
+    const IrRebalanceReport report = rebalance_ir_function(chosen.functions[0], dialect);
+    ir::verify(chosen);
+    CHECK(report.reductions_after <= report.reductions_before);
+    CHECK(report.status == PlacementStatus::optimal);
+    {
+      const IrNoisyProgram before(original.functions[0], dialect);
+      CHECK(place_reduce_noise(before).reduce_after.size() == report.reductions_before);
+      const IrNoisyProgram after(chosen.functions[0], dialect);
+      CHECK(place_reduce_noise(after).reduce_after.size() == report.reductions_after);
+    }
+    (void)apply_reduce_noise(chosen.functions[0], dialect, report.placement);
+    ir::verify(chosen);
+    CHECK_FALSE(find_noise_error(chosen, chosen.functions[0], dialect).has_value());
+    rewritten += report.trees_rewritten > 0 ? 1 : 0;
+    saved += report.reductions_before - report.reductions_after;
+    for (int trial = 0; trial < 8; ++trial) {
+      const std::vector<std::uint64_t> args{rng() & 0xffffffffu, rng() & 0xffffffffu, rng() & 0xffffffffu,
+                                            rng() & 0xffffffffu, rng() % 2};
+      const std::uint64_t expected = run_once(original, args);
+      CHECK(run_once(forced, args) == expected);
+      CHECK(run_once(chosen, args) == expected);
+    }
+  }
+  CHECK(planned > 0);
+  CHECK(rewritten > 0);
+  CHECK(saved > 0);
+}
+
+TEST_CASE("--noisy-rebalance: a chain of 16 adds needs no reduction once balanced; dot product of 8: 2 instead of 3") {
+  std::ostringstream chain;
+  chain << "func.func @f(%a: i5) -> i5 {\n  %x0 = noisy.encode %a : i5 -> !noisy.i32\n";
+  for (int i = 1; i < 16; ++i)
+    chain << "  %x" << i << " = noisy." << (i % 3 == 2 ? "sub" : "add") << " %x" << i - 1 << ", %x0 : !noisy.i32\n";
+  chain << "  %r = noisy.decode %x15 : !noisy.i32 -> i5\n  return %r : i5\n}\n";
+  // The encoded value is used 16 times: the leaves of the tree repeat it.
+  const Run plain = drive_text({"--noisy-reduce-noise"}, chain.str(), "chain.mlir");
+  CHECK(count(plain.output, "noisy.reduce_noise") == 1);
+  const Run both = drive_text({"--noisy-rebalance", "--noisy-reduce-noise"}, chain.str(), "chain.mlir");
+  CHECK(both.error.empty());
+  CHECK(count(both.output, "noisy.reduce_noise") == 0);
+  CHECK(count(both.output, "noisy.add") + count(both.output, "noisy.sub") == 15);
+  CHECK(both.log.find("noisy-rebalance: rewrote 1 of 1 tree in 1 of 1 function; reduce_noise ops needed: 1 before, 0 after (optimal placements)") == 0);
+  CHECK(both.log.find("noisy-reduce-noise: inserted 0 reduce_noise ops") != std::string::npos);
+  const Run alone = drive_text({"--noisy-rebalance"}, chain.str(), "chain.mlir");
+  CHECK(count(alone.output, "noisy.reduce_noise") == 0);
+  CHECK(alone.output == both.output);
+
+  const Run dot = drive({"--noisy-rebalance", "--noisy-reduce-noise"}, "dot_product.mlir");
+  CHECK(dot.error.empty());
+  CHECK(count(dot.output, "noisy.reduce_noise") == 2);
+  CHECK(dot.log.find("reduce_noise ops needed: 3 before, 2 after") != std::string::npos);
+  CHECK(count(drive({"--noisy-reduce-noise"}, "dot_product.mlir").output, "noisy.reduce_noise") == 3);
+  // The tutorial: the two branching tests put the mul's 24 at the top of their add trees: 8 -> 6.
+  const Run tutorial = drive({"--noisy-rebalance", "--noisy-reduce-noise"}, "tutorial.mlir");
+  CHECK(tutorial.log.find("noisy-rebalance: rewrote 4 of 4 trees in 2 of 5 functions; reduce_noise ops needed: 8 before, 6 after") == 0);
+  CHECK(count(tutorial.output, "noisy.reduce_noise") == 6);
+  // Every strategy, with a time limit of 0 too: legal, never more reductions.
+  for (const std::string_view strategy : {"--noisy-reduce-noise=ilp", "--noisy-reduce-noise=greedy", "--noisy-reduce-noise"}) {
+    for (const bool limit : {false, true}) {
+      std::vector<std::string_view> args{"--noisy-rebalance", strategy};
+      if (limit) args.insert(args.end(), {"--time-limit", "0"});
+      CAPTURE(strategy);
+      CAPTURE(limit);
+      const Run r = drive(args, "tutorial.mlir");
+      CHECK(r.error.empty());
+      args.erase(args.begin());
+      CHECK(count(r.output, "noisy.reduce_noise") <= count(drive(args, "tutorial.mlir").output, "noisy.reduce_noise"));
+    }
+  }
+  // A function no placement can save: the error names the op.
+  const Run bad = drive({"--noisy-rebalance", "--noisy-maximum=20"}, "single_insertion_branching.mlir");
+  CHECK(bad.error.find("'noisy.mul' op no placement of reduce_noise can make this op legal") != std::string::npos);
+  // Usage and flag.
+  NoisyDriver d;
+  CHECK(d.parse_argument("--noisy-rebalance", {}) == 1);
+  CHECK(d.options().passes == std::vector<std::string>{"noisy-rebalance"});
+  CHECK(kildall_opt_plugin().usage.find("--noisy-rebalance") != std::string::npos);
+}
+
+TEST_CASE("rebalancing inside a loop: the block argument is a leaf; the interpreter gives the same results") {
+  const std::string text = R"(func.func @f(%a: i32, %b: i32, %c: i32, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %ea = noisy.encode %a : i32 -> !noisy.i32
+  %eb = noisy.encode %b : i32 -> !noisy.i32
+  %ec = noisy.encode %c : i32 -> !noisy.i32
+  cf.br ^head(%ea, %zero : !noisy.i32, i32)
+^head(%acc: !noisy.i32, %i: i32):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %r = noisy.reduce_noise %acc : !noisy.i32
+  %s1 = noisy.sub %r, %eb : !noisy.i32
+  %s2 = noisy.add %s1, %ec : !noisy.i32
+  %s3 = noisy.sub %s2, %ea : !noisy.i32
+  %s4 = noisy.add %s3, %eb : !noisy.i32
+  %s5 = noisy.sub %s4, %ec : !noisy.i32
+  %p = noisy.mul %ea, %eb : !noisy.i32
+  %s6 = noisy.add %s5, %p : !noisy.i32
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%s6, %i1 : !noisy.i32, i32)
+^exit:
+  %out = noisy.decode %acc : !noisy.i32 -> i32
+  return %out : i32
+}
+)";
+  ir::OpRegistry registry;
+  const IrDialect dialect = register_noisy_dialect(registry);
+  const ir::Module original = ir::parse_and_verify(text, registry, "loop.mlir");
+  ir::Module rebalanced = ir::parse_and_verify(text, registry, "loop.mlir");
+  const IrRebalanceReport report = rebalance_ir_function(rebalanced.functions[0], dialect);
+  ir::verify(rebalanced);
+  // As written: the chain reaches 12 + 5 = 17 and then 1 + max(17, 24) = 25; legal. Rebalanced, the
+  // product goes last: the same count (0), less noise.
+  CHECK(report.reductions_before == 0);
+  CHECK(report.reductions_after == 0);
+  CHECK(report.trees_rewritten == 1);
+  CHECK_FALSE(find_noise_error(rebalanced, rebalanced.functions[0], dialect).has_value());
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 16; ++trial) {
+    const std::vector<std::uint64_t> args{rng() & 0xffffffffu, rng() & 0xffffffffu, rng() & 0xffffffffu, rng() % 6};
+    const ir::ExecResult a = ir::interpret(original, "f", args), b = ir::interpret(rebalanced, "f", args);
+    REQUIRE(a.status == ir::ExecStatus::returned);
+    REQUIRE(b.status == ir::ExecStatus::returned);
+    CHECK(a.results == b.results);
+  }
+}
+
+TEST_CASE("a value also used by an op without results (func.return) stays: it is a leaf, not an inner value") {
+  const std::string text = R"(func.func @f(%a: i32, %b: i32, %c: i32, %d: i32) -> !noisy.i32 {
+  %ea = noisy.encode %a : i32 -> !noisy.i32
+  %eb = noisy.encode %b : i32 -> !noisy.i32
+  %ec = noisy.encode %c : i32 -> !noisy.i32
+  %ed = noisy.encode %d : i32 -> !noisy.i32
+  %s1 = noisy.add %ea, %eb : !noisy.i32
+  %s2 = noisy.add %s1, %ec : !noisy.i32
+  %s3 = noisy.add %s2, %ed : !noisy.i32
+  %s4 = noisy.add %s3, %ea : !noisy.i32
+  %s5 = noisy.add %s4, %eb : !noisy.i32
+  %x = noisy.decode %s5 : !noisy.i32 -> i32
+  return %s2 : !noisy.i32
+}
+)";
+  ir::OpRegistry registry;
+  const IrDialect dialect = register_noisy_dialect(registry);
+  ir::Module m = ir::parse_and_verify(text, registry, "returned.mlir");
+  ir::Function& fn = m.functions[0];
+  const IrNoisyProgram program(fn, dialect);
+  const auto plan = plan_rebalance(program, std::vector<std::uint64_t>(fn.values.size(), 12), {}, {}, IrLayout(fn));
+  const ir::ValueId s2 = fn.operands_of(fn.terminator(0))[0];  // the returned value
+  REQUIRE(plan.trees.size() == 1);
+  CHECK(std::find(plan.trees[0].inner.begin(), plan.trees[0].inner.end(), s2) == plan.trees[0].inner.end());
+  CHECK(std::find(plan.trees[0].leaves.begin(), plan.trees[0].leaves.end(), s2) != plan.trees[0].leaves.end());
+  IrRebalanceEditor editor(fn, dialect);
+  apply_rebalance(editor, plan);
+  ir::verify(m);
+  const ir::Module original = ir::parse_and_verify(text, registry, "returned.mlir");
+  const std::vector<std::uint64_t> args{3, 5, 7, 11};
+  CHECK(ir::interpret(m, "f", args).results == ir::interpret(original, "f", args).results);
+  CHECK(ir::interpret(m, "f", args).results == std::vector<std::uint64_t>{15});
 }

@@ -19,11 +19,14 @@
 ///   - `find_noise_error` / `verify_module_noise`, the article's verification
 ///     with its wording and `file:line:col` of the op;
 ///   - `IrReduceNoiseEditor` / `apply_reduce_noise`, the rewrite;
-///   - `placement_diagnostic`, a `PlacementError` as an IR diagnostic.
+///   - `placement_diagnostic`, a `PlacementError` as an IR diagnostic;
+///   - `IrRebalanceEditor` and `IrLayout`, what `rebalance.hpp` needs to
+///     rewrite a function's add/sub/mul trees.
 
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -366,5 +369,89 @@ inline std::vector<ir::ValueId> apply_reduce_noise(ir::Function& fn, const IrDia
   editor.commit();
   return reduced;
 }
+
+/// Program order, regions and uses of an IR function for `plan_rebalance`
+/// (`rebalance.hpp`): layout order (a block's arguments, then its ops, block
+/// by block); a region is a block, so a rebuilt tree never leaves its block;
+/// every use counts, also by ops without results (`func.return`), which the
+/// def-use graph does not show.
+class IrLayout {
+ public:
+  /// The layout of `fn` as it is now (which must outlive it).
+  explicit IrLayout(const ir::Function& fn) : fn_(&fn), position_(fn.values.size(), 0), uses_(fn.values.size(), 0) {
+    for (ir::OpId op = 0; op < fn.ops.size(); ++op) {
+      if (fn.ops[op].erased) continue;
+      for (const ir::ValueId v : fn.operands_of(op)) ++uses_[v];
+    }
+    std::size_t next = 0;
+    for (ir::BlockId b = 0; b < fn.blocks.size(); ++b) {
+      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) position_[fn.argument(b, i)] = next;
+      ++next;
+      for (const ir::OpId op : fn.ops_of(b)) {
+        for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) position_[fn.result(op, r)] = next;
+        ++next;
+      }
+    }
+  }
+  /// Position of the op defining `v` (of its block's start for an argument).
+  [[nodiscard]] std::size_t position(const IrNoisyProgram&, ir::ValueId v) const { return position_[v]; }
+  /// True when `a` and `b` are defined in the same block.
+  [[nodiscard]] bool same_region(const IrNoisyProgram&, ir::ValueId a, ir::ValueId b) const {
+    return fn_->defining_block(a) == fn_->defining_block(b);
+  }
+  /// True when `v` has exactly one use by a live op.
+  [[nodiscard]] bool single_use(const IrNoisyProgram&, ir::ValueId v) const { return uses_[v] == 1; }
+
+ private:
+  const ir::Function* fn_;
+  std::vector<std::size_t> position_;
+  std::vector<std::uint32_t> uses_;
+};
+
+/// The `RebalanceEditor` (`rebalance.hpp`) of an IR function: creates
+/// `noisy.add`/`sub`/`mul` ops before an anchor, rewrites an op in place,
+/// erases ops.
+class IrRebalanceEditor {
+ public:
+  /// The value handle.
+  using value_type = ir::ValueId;
+
+  /// Edits `fn` (which must outlive the editor).
+  IrRebalanceEditor(ir::Function& fn, const IrDialect& dialect) : rewriter_(fn), dialect_(&dialect) {}
+
+  /// Creates `kind lhs, rhs` right before the op defining `anchor`; returns its value.
+  ir::ValueId create_before(ir::ValueId anchor, NoisyOp kind, ir::ValueId lhs, ir::ValueId rhs) {
+    ir::Function& fn = rewriter_.function();
+    const ir::ValueId operands[] = {lhs, rhs};
+    const ir::Type types[] = {dialect_->type};
+    return fn.result(rewriter_.create_before(fn.values[anchor].owner, code_of(kind), operands, types));
+  }
+
+  /// Makes the op defining `v` compute `kind lhs, rhs` (same result value).
+  void rewrite(ir::ValueId v, NoisyOp kind, ir::ValueId lhs, ir::ValueId rhs) {
+    ir::Function& fn = rewriter_.function();
+    const ir::OpId op = fn.values[v].owner;
+    fn.ops[op].code = static_cast<std::uint16_t>(code_of(kind));
+    const std::span<ir::ValueId> operands = fn.operands_of(op);
+    operands[0] = lhs;
+    operands[1] = rhs;
+  }
+
+  /// Erases the op defining `v` (which has no uses left).
+  void erase(ir::ValueId v) { rewriter_.erase(rewriter_.function().values[v].owner); }
+
+ private:
+  [[nodiscard]] ir::OpCode code_of(NoisyOp kind) const {
+    switch (kind) {
+      case NoisyOp::add: return dialect_->add;
+      case NoisyOp::sub: return dialect_->sub;
+      case NoisyOp::mul: return dialect_->mul;
+      default: throw std::invalid_argument("IrRebalanceEditor: only add, sub and mul are rebuilt");
+    }
+  }
+
+  ir::Rewriter rewriter_;
+  const IrDialect* dialect_;
+};
 
 }  // namespace kildall::noisy

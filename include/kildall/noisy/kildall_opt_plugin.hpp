@@ -9,6 +9,10 @@
 ///                                     insert reduce_noise ops by `place_reduce_noise` with that
 ///                                     strategy, then verify: `lazy` (default) is optimal at scale,
 ///                                     `ilp` the article's model, `greedy` the baseline
+///   --noisy-rebalance                 re-associate add/sub/mul trees to need fewer reductions
+///                                     (`rebalance.hpp`): a function is rewritten only when the
+///                                     optimal placement needs fewer (or, as many but less noisy);
+///                                     before --noisy-reduce-noise, which then places in the result
 ///   --noisy-initial=N --noisy-maximum=N   the model's 12 and 26
 ///   --emit-lp FILE                    write the placement model (CPLEX LP, `glpsol --lp FILE`)
 ///   --time-limit SECONDS              wall-clock limit of the optimizer (then: the best legal
@@ -30,6 +34,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <sstream>
@@ -52,8 +57,68 @@
 #include <kildall/noisy/noise_analysis.hpp>
 #include <kildall/noisy/place_reduce_noise.hpp>
 #include <kildall/noisy/placement.hpp>
+#include <kildall/noisy/rebalance.hpp>
 
 namespace kildall::noisy {
+
+/// An IR function rebuilt by `rebalanced_copy`: the copy and its program view.
+struct IrRebalanced {
+  std::unique_ptr<ir::Function> function;  ///< The rewritten copy.
+  std::unique_ptr<IrNoisyProgram> view;    ///< Its program view.
+  /// The rewritten program (the `rebalance_and_place` candidate interface).
+  [[nodiscard]] const IrNoisyProgram& program() const { return *view; }
+};
+
+/// A copy of `fn` with the trees of `plan` (planned on `fn`) rebuilt; `fn` is unchanged.
+[[nodiscard]] inline IrRebalanced rebalanced_copy(const ir::Function& fn, const IrDialect& dialect,
+                                                  const RebalancePlan<ir::ValueId>& plan) {
+  IrRebalanced out;
+  out.function = std::make_unique<ir::Function>(fn);
+  IrRebalanceEditor editor(*out.function, dialect);
+  apply_rebalance(editor, plan);
+  out.view = std::make_unique<IrNoisyProgram>(*out.function, dialect);
+  return out;
+}
+
+/// What `rebalance_ir_function` did to one function.
+struct IrRebalanceReport {
+  std::size_t trees_rewritten = 0;     ///< Trees rebuilt (0: the function is unchanged).
+  std::size_t trees_seen = 0;          ///< Trees of three leaves or more.
+  std::size_t reductions_before = 0;   ///< Reductions the original needs (optimal placement).
+  std::size_t reductions_after = 0;    ///< Reductions the result needs (its optimal placement).
+  std::vector<ir::ValueId> placement;  ///< That placement, in the result.
+  PlacementStatus status = PlacementStatus::optimal;  ///< Status of that placement.
+};
+
+/// Rebalances the add/sub/mul trees of `fn` in place (`rebalance_and_place`
+/// with the IR's layout: trees stay in their block, new ops go where the old
+/// ones were), keeping the original unless the rewritten function needs
+/// fewer reductions, or as many with less total noise. Throws
+/// `PlacementError` when `fn` cannot be made legal.
+inline IrRebalanceReport rebalance_ir_function(ir::Function& fn, const IrDialect& dialect,
+                                               const NoiseParameters& parameters = {},
+                                               const PlacementOptions& placement_options = {},
+                                               const RebalanceOptions& options = {}) {
+  IrRebalanceReport report;
+  if (fn.is_declaration()) return report;
+  std::optional<IrRebalanced> kept;
+  {
+    const IrNoisyProgram program(fn, dialect);
+    const IrLayout layout(fn);
+    auto choice = rebalance_and_place(
+        program, [&](const RebalancePlan<ir::ValueId>& plan) { return rebalanced_copy(fn, dialect, plan); }, parameters,
+        placement_options, options, layout);
+    report.reductions_before = choice.reductions_before;
+    report.reductions_after = choice.reductions_after();
+    report.placement = choice.placement.reduce_after;
+    report.status = choice.placement.status;
+    report.trees_rewritten = choice.plan.trees.size();
+    report.trees_seen = choice.plan.trees_seen;
+    if (choice.candidate) kept.emplace(std::move(*choice.candidate));
+  }
+  if (kept) fn = std::move(*kept->function);
+  return report;
+}
 
 /// What the noisy flags asked for.
 struct DriverOptions {
@@ -73,6 +138,8 @@ class NoisyDriver {
       "  --noisy-reduce-noise[=lazy|ilp|greedy]\n"
       "                             Insert noisy.reduce_noise ops, then verify (lazy: optimal at scale,\n"
       "                             the default; ilp: the article's model; greedy: the baseline)\n"
+      "  --noisy-rebalance          Re-associate add/sub/mul trees to need fewer reduce_noise ops\n"
+      "                             (kept only when the optimal placement needs fewer; before --noisy-reduce-noise)\n"
       "  --noisy-initial=<n>        Noise of a fresh value, a noisy argument, after reduce_noise (12)\n"
       "  --noisy-maximum=<n>        Largest legal noise (default 26)\n"
       "  --emit-lp <file>           Write the reduce_noise placement model in CPLEX LP format\n"
@@ -126,6 +193,8 @@ class NoisyDriver {
       else if (which == "greedy") options_.strategy = PlacementStrategy::greedy;
       else throw std::invalid_argument("unknown optimizer '" + std::string(which) + "' for --noisy-reduce-noise (expected lazy, ilp or greedy)");
       options_.passes.emplace_back("noisy-reduce-noise");
+    } else if (arg == "--noisy-rebalance") {
+      options_.passes.emplace_back("noisy-rebalance");
     } else if (is_flag("--noisy-initial")) {
       options_.parameters.initial = number("--noisy-initial", value_of("--noisy-initial", consumed));
       options_.parameters.input = options_.parameters.initial;
@@ -168,6 +237,9 @@ class NoisyDriver {
     for (const std::string& pass : options_.passes) {
       if (pass == "noisy-verify") {
         verify(module, debug, log);
+      } else if (pass == "noisy-rebalance") {
+        rebalance(module, log);
+        ir::verify(module);
       } else {
         reduce_noise(module, log);
         ir::verify(module);
@@ -312,6 +384,42 @@ class NoisyDriver {
     if (!greedy) line << " (greedy: " << greedy_total << ")";
     line << " in " << functions << " function" << (functions == 1 ? "" : "s") << ", " << status.str() << ", "
          << std::fixed << std::setprecision(3) << seconds << " s\n";
+    log << line.str();
+  }
+
+  void rebalance(ir::Module& module, std::ostream& log) const {
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t trees = 0, seen = 0, before = 0, after = 0, functions = 0, changed = 0;
+    bool all_optimal = true;
+    for (ir::Function& fn : module.functions) {
+      if (fn.is_declaration()) continue;
+      ++functions;
+      PlacementOptions o;
+      {
+        const IrNoisyProgram program(fn, dialect_);
+        o = placement_options(program, start, log);
+      }
+      o.ilp.name = nullptr;  // it names the values of `program`, gone here; the candidates are copies
+      IrRebalanceReport report;
+      try {
+        report = rebalance_ir_function(fn, dialect_, options_.parameters, o);
+      } catch (const PlacementError& e) {
+        const IrNoisyProgram program(fn, dialect_);
+        throw ir::IrError(placement_diagnostic(module, program, e));
+      }
+      trees += report.trees_rewritten;
+      seen += report.trees_seen;
+      before += report.reductions_before;
+      after += report.reductions_after;
+      changed += report.trees_rewritten > 0 ? 1 : 0;
+      all_optimal = all_optimal && report.status == PlacementStatus::optimal;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::ostringstream line;
+    line << "noisy-rebalance: rewrote " << trees << " of " << seen << " tree" << (seen == 1 ? "" : "s") << " in "
+         << changed << " of " << functions << " function" << (functions == 1 ? "" : "s") << "; reduce_noise ops needed: "
+         << before << " before, " << after << " after" << (all_optimal ? " (optimal placements)" : " (placements not all proven optimal)")
+         << ", " << std::fixed << std::setprecision(3) << seconds << " s\n";
     log << line.str();
   }
 

@@ -1,0 +1,32 @@
+module {
+  func.func @dot(%a0: i5, %a1: i5, %a2: i5, %a3: i5, %a4: i5, %a5: i5, %a6: i5, %a7: i5, %b: i5) -> i5 {
+    %x = noisy.encode %b : i5 -> !noisy.i32
+    %e0 = noisy.encode %a0 : i5 -> !noisy.i32
+    %e1 = noisy.encode %a1 : i5 -> !noisy.i32
+    %e2 = noisy.encode %a2 : i5 -> !noisy.i32
+    %e3 = noisy.encode %a3 : i5 -> !noisy.i32
+    %e4 = noisy.encode %a4 : i5 -> !noisy.i32
+    %e5 = noisy.encode %a5 : i5 -> !noisy.i32
+    %e6 = noisy.encode %a6 : i5 -> !noisy.i32
+    %e7 = noisy.encode %a7 : i5 -> !noisy.i32
+    %p0 = noisy.mul %e0, %x : !noisy.i32
+    %p1 = noisy.mul %e1, %x : !noisy.i32
+    %3 = noisy.add %p0, %p1 : !noisy.i32
+    %p2 = noisy.mul %e2, %x : !noisy.i32
+    %p3 = noisy.mul %e3, %x : !noisy.i32
+    %2 = noisy.add %p3, %p2 : !noisy.i32
+    %5 = noisy.add %2, %3 : !noisy.i32
+    %7 = noisy.reduce_noise %5 : !noisy.i32
+    %p4 = noisy.mul %e4, %x : !noisy.i32
+    %p5 = noisy.mul %e5, %x : !noisy.i32
+    %1 = noisy.add %p5, %p4 : !noisy.i32
+    %p6 = noisy.mul %e6, %x : !noisy.i32
+    %p7 = noisy.mul %e7, %x : !noisy.i32
+    %0 = noisy.sub %p6, %p7 : !noisy.i32
+    %4 = noisy.add %0, %1 : !noisy.i32
+    %6 = noisy.reduce_noise %4 : !noisy.i32
+    %s7 = noisy.add %6, %7 : !noisy.i32
+    %r = noisy.decode %s7 : !noisy.i32 -> i5
+    return %r : i5
+  }
+}
