@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <kildall/ir/analysis/dense_values.hpp>
@@ -45,10 +46,10 @@ TEST_CASE("dense SCCP = sparse SCCP on generated programs: every value, every bl
             dead_blocks += dense.reached(b) ? 0 : 1;
           }
           for (ValueId v = 0; v < fn.values.size(); ++v) {
-            const ConstantState* d = dense.lookup(v);
+            const std::optional<ConstantState> d = dense.lookup(v);
             const ConstantState* s = sparse.lookup(v);
-            REQUIRE((d == nullptr) == (s == nullptr));
-            if (d == nullptr) continue;
+            REQUIRE(d.has_value() == (s != nullptr));
+            if (!d) continue;
             CHECK(*d == *s);
             ++values;
             constants += d->is_constant() ? 1 : 0;
@@ -81,8 +82,8 @@ TEST_CASE("dense integer ranges are a sound post-fixpoint that contains the spar
         // Where the sparse analysis proves a single value, the dense one must allow it.
         for (ValueId v = 0; v < fn.values.size(); ++v) {
           const kildall::Interval* s = sparse.lookup(v);
-          const kildall::Interval* d = dense.lookup(v);
-          if (s == nullptr || d == nullptr || !s->is_constant()) continue;
+          const std::optional<kildall::Interval> d = dense.lookup(v);
+          if (s == nullptr || !d || !s->is_constant()) continue;
           CHECK(d->contains(*s->unsigned_constant()));
         }
       }

@@ -21,9 +21,12 @@
 /// checks that on generated programs. With widening they may differ, since
 /// the two solvers widen at different points (loop heads vs. def-use cycles).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <ranges>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -42,6 +45,14 @@ namespace kildall::ir {
 
 /// The dense problem over `FunctionShape::cfg()` built from the sparse problem
 /// `Sparse` (models `kildall::DenseProblem` with edge executability and edge transfer).
+///
+/// Environments carry only the values read outside the op sequence of their
+/// block (by an op of another block, a branch condition, a forwarded operand:
+/// about half the values of the generated programs) and block arguments. A
+/// value used only by later ops of its own block never enters an environment:
+/// the transfer keeps it in a scratch array, and `state_of` recomputes it from
+/// the block's in-state. Dropping it changes no state that is carried, so the
+/// dense and the sparse solutions still coincide.
 template <class Sparse>
   requires SparseProblem<Sparse, FunctionShape>
 class DenseValues {
@@ -51,11 +62,37 @@ class DenseValues {
   /// What the environment stores per value: the state, lifted when it has no bottom
   /// of its own (an absent value is "not computed on any path to here").
   using value_lattice = std::conditional_t<HasBottom<state_type>, state_type, Lifted<state_type>>;
-  /// The dense lattice: value -> state, absent = not computed.
+  /// The dense lattice: value -> state, absent = not computed (or used in its own block only).
   using lattice_type = Environment<ValueId, value_lattice>;
 
-  /// The dense form of `sparse` over `shape` (both must outlive it).
-  DenseValues(const FunctionShape& shape, const Sparse& sparse) : shape_(&shape), sparse_(&sparse) {}
+  /// The dense form of `sparse` over `shape` (both must outlive it); finds the values
+  /// environments carry (O(values + operands)).
+  DenseValues(const FunctionShape& shape, const Sparse& sparse) : shape_(&shape), sparse_(&sparse) {
+    const Function& fn = shape.function();
+    def_block_.resize(fn.values.size());
+    slot_.assign(fn.values.size(), kArgument);
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      for (const ValueId a : shape.block_arguments(b)) def_block_[a] = b;
+      const auto values = shape.block_values(b);
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        def_block_[values[i]] = b;
+        slot_[values[i]] = i;
+      }
+    }
+    // A value read outside the op sequence of its block: by a later block, by a terminator.
+    escapes_.assign(fn.values.size(), false);
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      for (const ValueId v : shape.block_values(b)) {
+        for (const ValueId x : shape.operands(v))
+          if (!defined_by_op_in(x, b)) escapes_[x] = true;
+        for (const ValueId x : extra_operands(v))
+          if (!defined_by_op_in(x, b)) escapes_[x] = true;
+      }
+      for (const ValueId x : shape.branch_operands(b)) escapes_[x] = true;
+      for (const CfgEdge& e : shape.cfg().successors(b))
+        for (const ValueId x : shape.forwarded_operands(e)) escapes_[x] = true;
+    }
+  }
 
   /// The entry block's arguments at the sparse problem's boundary.
   [[nodiscard]] lattice_type boundary(BlockId entry) const {
@@ -64,33 +101,40 @@ class DenseValues {
     return env;
   }
 
-  /// Every op result of `b` in order, by the sparse transfer from the operands' states in `in`
-  /// (a result whose operands are not all computed stays absent, SCCP's rule).
+  /// Every op result of `b` in order, by the sparse transfer from the operands' states (a
+  /// result whose operands are not all computed stays absent, SCCP's rule); the out-state
+  /// is `in` with the results that are read outside this op sequence.
   [[nodiscard]] lattice_type transfer(BlockId b, const lattice_type& in) const {
+    evaluate(b, in, work_, no_index);
     lattice_type env = in;
-    for (const ValueId v : shape_->block_values(b)) {
-      scratch_.clear();
-      bool all = true;
-      for (const ValueId x : shape_->operands(v)) all = gather(env, x) && all;
-      if constexpr (kildall::detail::HasExtraOperands<Sparse, ValueId>) {
-        for (const ValueId x : sparse_->extra_operands(v)) all = gather(env, x) && all;
-      }
-      if (!all && !kildall::detail::visit_with_uninitialized_operands<Sparse>()) continue;
-      const OperandStates<state_type> operands{std::span<const state_type* const>(scratch_)};
-      env.set(v, lift(static_cast<state_type>(sparse_->transfer(v, operands))));
+    const auto values = shape_->block_values(b);
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (work_.locals[i] && escapes_[values[i]]) env.set(values[i], lift(*work_.locals[i]));
     }
     return env;
+  }
+
+  /// The state of op result `v` of block `b` when `b` starts in `in` (the block's transfer
+  /// replayed up to `v`), or nullopt when its operands are not all computed there.
+  [[nodiscard]] std::optional<state_type> state_of(ValueId v, BlockId b, const lattice_type& in) const {
+    if (!defined_by_op_in(v, b)) return std::nullopt;
+    Workspace work;
+    evaluate(b, in, work, v);
+    return std::move(work.locals[slot_[v]]);
   }
 
   /// The sparse problem's decision, from the branch operands' states at the end of the source;
   /// an edge whose branch operands are not all computed is not (yet) executable.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, const lattice_type& from) const {
     if constexpr (SparseBranchProblem<Sparse, FunctionShape>) {
-      scratch_.clear();
+      work_.operands.clear();
       for (const ValueId x : shape_->branch_operands(e.source)) {
-        if (!gather(from, x)) return false;
+        const state_type* s = state_in(from, x);
+        if (s == nullptr) return false;
+        work_.operands.push_back(s);
       }
-      return sparse_->edge_executable(e, OperandStates<state_type>{std::span<const state_type* const>(scratch_)});
+      return sparse_->edge_executable(
+          e, OperandStates<state_type>{std::span<const state_type* const>(work_.operands)});
     } else {
       (void)e;
       (void)from;
@@ -127,6 +171,14 @@ class DenseValues {
   }
 
  private:
+  static constexpr std::uint32_t kArgument = ~std::uint32_t{0};
+
+  /// A block's evaluation: its results' states by position, the operand pointers of one op.
+  struct Workspace {
+    std::vector<std::optional<state_type>> locals;
+    std::vector<const state_type*> operands;
+  };
+
   [[nodiscard]] static value_lattice lift(state_type s) {
     if constexpr (std::is_same_v<value_lattice, state_type>) {
       return s;
@@ -135,16 +187,51 @@ class DenseValues {
     }
   }
 
-  /// Appends the state of `x` in `env` to the scratch operands; false when absent.
-  bool gather(const lattice_type& env, ValueId x) const {
-    const state_type* s = state_in(env, x);
-    scratch_.push_back(s);
-    return s != nullptr;
+  /// True when `v` is the result of an op of `b` (not one of its arguments).
+  [[nodiscard]] bool defined_by_op_in(ValueId v, BlockId b) const { return def_block_[v] == b && slot_[v] != kArgument; }
+
+  [[nodiscard]] auto extra_operands(ValueId v) const {
+    if constexpr (kildall::detail::HasExtraOperands<Sparse, ValueId>) {
+      return sparse_->extra_operands(v);
+    } else {
+      (void)v;
+      return std::span<const ValueId>{};
+    }
+  }
+
+  /// The states of `b`'s results in order into `work.locals`, from `in` (operands defined
+  /// before `b`, `b`'s arguments) and the results before them; stops after `stop`.
+  void evaluate(BlockId b, const lattice_type& in, Workspace& work, ValueId stop) const {
+    const auto values = shape_->block_values(b);
+    work.locals.assign(values.size(), std::nullopt);
+    const auto gather = [&](ValueId x) {
+      const state_type* s = !defined_by_op_in(x, b) ? state_in(in, x)
+                            : work.locals[slot_[x]] ? &*work.locals[slot_[x]]
+                                                    : nullptr;
+      work.operands.push_back(s);
+      return s != nullptr;
+    };
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      const ValueId v = values[i];
+      work.operands.clear();
+      bool all = true;
+      for (const ValueId x : shape_->operands(v)) all = gather(x) && all;
+      for (const ValueId x : extra_operands(v)) all = gather(x) && all;
+      if (all || kildall::detail::visit_with_uninitialized_operands<Sparse>()) {
+        const OperandStates<state_type> operands{std::span<const state_type* const>(work.operands)};
+        work.locals[i].emplace(static_cast<state_type>(sparse_->transfer(v, operands)));
+      }
+      if (v == stop) return;
+    }
   }
 
   const FunctionShape* shape_;
   const Sparse* sparse_;
-  mutable std::vector<const state_type*> scratch_;  // one solve at a time per problem object
+  BodyArray<BlockId> def_block_;     // the block defining each value
+  BodyArray<std::uint32_t> slot_;    // an op result's position among its block's results (kArgument: an argument)
+  std::vector<bool> escapes_;        // read outside the op sequence of its block (carried by environments)
+  mutable Workspace work_;                // one solve at a time per problem object
+  mutable std::vector<ValueId> dead_;     // the keys a transfer drops
 };
 
 /// The dense solution of sparse problem `Sparse` on a function: the shape, the problem and the
@@ -162,14 +249,18 @@ class DenseValueAnalysis {
       : shape_(&shape), problem_(std::make_unique<Problem>(shape, sparse)),
         result_(solve_forward(shape.cfg(), FunctionShape::entries(), *problem_, options)) {}
 
-  /// The state of `v` where its block defines it (after the block for op results, before it
-  /// for block arguments), or nullptr when never computed.
-  [[nodiscard]] const lattice_t<Sparse>* lookup(ValueId v) const {
+  /// The state of `v` where its block defines it, or nullopt when never computed: a block
+  /// argument's from the state before its block, an op result's by replaying its block's
+  /// transfer from there (O(results before it in the block): environments do not carry values used only in their block).
+  [[nodiscard]] std::optional<lattice_t<Sparse>> lookup(ValueId v) const {
     const Function& fn = shape_->function();
     const ValueData& data = fn.values[v];
     const BlockId b = data.is_block_argument ? data.owner : fn.ops[data.owner].block;
-    const auto* env = data.is_block_argument ? result_.before(b) : result_.after(b);
-    return env == nullptr ? nullptr : Problem::state_in(*env, v);
+    const auto* env = result_.before(b);
+    if (env == nullptr) return std::nullopt;
+    if (!data.is_block_argument) return problem_->state_of(v, b, *env);
+    const lattice_t<Sparse>* s = Problem::state_in(*env, v);
+    return s == nullptr ? std::nullopt : std::optional<lattice_t<Sparse>>(*s);
   }
   /// Whether block `b` was reached.
   [[nodiscard]] bool reached(BlockId b) const { return result_.reached(b); }

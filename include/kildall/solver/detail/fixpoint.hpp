@@ -217,6 +217,10 @@ class FixpointEngine {
         (void)d.settle(info);
         stop(SolveStatus::non_monotone, pos);
         return;
+      } else if (opt_.check_monotonicity && !opt_.check_change_results) {
+        // current ⊑ candidate was just checked: their join is the candidate itself (no merge).
+        info.change = current == candidate_ ? ChangeResult::unchanged : ChangeResult::changed;
+        if (is_changed(info.change)) std::swap(current, candidate_);
       } else {
         info.change = current.join(candidate_);
       }
