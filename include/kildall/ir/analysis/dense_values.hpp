@@ -80,24 +80,30 @@ class DenseValues {
       }
     }
     // A value read outside the op sequence of its block: by a later block, by a terminator.
-    escapes_.assign(fn.values.size(), false);
+    std::vector<bool> escapes(fn.values.size(), false);
     for (BlockId b = 0; b < fn.blocks.size(); ++b) {
       for (const ValueId v : shape.block_values(b)) {
         for (const ValueId x : shape.operands(v))
-          if (!defined_by_op_in(x, b)) escapes_[x] = true;
+          if (!defined_by_op_in(x, b)) escapes[x] = true;
         for (const ValueId x : extra_operands(v))
-          if (!defined_by_op_in(x, b)) escapes_[x] = true;
+          if (!defined_by_op_in(x, b)) escapes[x] = true;
       }
-      for (const ValueId x : shape.branch_operands(b)) escapes_[x] = true;
+      for (const ValueId x : shape.branch_operands(b)) escapes[x] = true;
       for (const CfgEdge& e : shape.cfg().successors(b))
-        for (const ValueId x : shape.forwarded_operands(e)) escapes_[x] = true;
+        for (const ValueId x : shape.forwarded_operands(e)) escapes[x] = true;
+    }
+    // Carried values (and every block argument) get consecutive keys in value order.
+    key_.assign(fn.values.size(), kNotCarried);
+    std::uint32_t next = 0;
+    for (ValueId v = 0; v < fn.values.size(); ++v) {
+      if (escapes[v] || slot_[v] == kArgument) key_[v] = next++;
     }
   }
 
   /// The entry block's arguments at the sparse problem's boundary.
   [[nodiscard]] lattice_type boundary(BlockId entry) const {
     lattice_type env;
-    for (const ValueId a : shape_->block_arguments(entry)) env.set(a, lift(sparse_->boundary(a)));
+    for (const ValueId a : shape_->block_arguments(entry)) env.set(key_[a], lift(sparse_->boundary(a)));
     return env;
   }
 
@@ -109,7 +115,7 @@ class DenseValues {
     lattice_type env = in;
     const auto values = shape_->block_values(b);
     for (std::uint32_t i = 0; i < values.size(); ++i) {
-      if (work_.locals[i] && escapes_[values[i]]) env.set(values[i], lift(*work_.locals[i]));
+      if (work_.locals[i] && key_[values[i]] != kNotCarried) env.set(key_[values[i]], lift(*work_.locals[i]));
     }
     return env;
   }
@@ -149,10 +155,10 @@ class DenseValues {
     std::uint32_t i = 0;
     for (const ValueId a : shape_->block_arguments(e.target)) {
       if (i >= forwarded.size()) break;
-      if (const value_lattice* s = from.find(forwarded[i])) {
-        env.set(a, *s);
+      if (const value_lattice* s = from.find(key_[forwarded[i]])) {
+        env.set(key_[a], *s);
       } else {
-        env.erase(a);
+        env.erase(key_[a]);
       }
       ++i;
     }
@@ -160,8 +166,9 @@ class DenseValues {
   }
 
   /// The state of `v` in `env`, or nullptr when absent.
-  [[nodiscard]] static const state_type* state_in(const lattice_type& env, ValueId v) {
-    const value_lattice* s = env.find(v);
+  [[nodiscard]] const state_type* state_in(const lattice_type& env, ValueId v) const {
+    if (key_[v] == kNotCarried) return nullptr;
+    const value_lattice* s = env.find(key_[v]);
     if (s == nullptr) return nullptr;
     if constexpr (std::is_same_v<value_lattice, state_type>) {
       return s;
@@ -172,6 +179,7 @@ class DenseValues {
 
  private:
   static constexpr std::uint32_t kArgument = ~std::uint32_t{0};
+  static constexpr std::uint32_t kNotCarried = ~std::uint32_t{0};
 
   /// A block's evaluation: its results' states by position, the operand pointers of one op.
   struct Workspace {
@@ -229,7 +237,7 @@ class DenseValues {
   const Sparse* sparse_;
   BodyArray<BlockId> def_block_;     // the block defining each value
   BodyArray<std::uint32_t> slot_;    // an op result's position among its block's results (kArgument: an argument)
-  std::vector<bool> escapes_;        // read outside the op sequence of its block (carried by environments)
+  BodyArray<std::uint32_t> key_;     // a carried value's key in the environments (kNotCarried: used in its block only)
   mutable Workspace work_;                // one solve at a time per problem object
   mutable std::vector<ValueId> dead_;     // the keys a transfer drops
 };
@@ -259,7 +267,7 @@ class DenseValueAnalysis {
     const auto* env = result_.before(b);
     if (env == nullptr) return std::nullopt;
     if (!data.is_block_argument) return problem_->state_of(v, b, *env);
-    const lattice_t<Sparse>* s = Problem::state_in(*env, v);
+    const lattice_t<Sparse>* s = problem_->state_in(*env, v);
     return s == nullptr ? std::nullopt : std::optional<lattice_t<Sparse>>(*s);
   }
   /// Whether block `b` was reached.
