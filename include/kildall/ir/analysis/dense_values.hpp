@@ -11,9 +11,12 @@
 ///
 /// The environment is kildall's persistent `Environment` (a radix tree of 16-way nodes,
 /// `kildall/lattice/environment.hpp`): a block's transfer copies it in O(1) and
-/// each op result costs one O(log n) update, so memory at the fixpoint grows
+/// the results it carries cost one O(log n) path copy, so memory at the fixpoint grows
 /// with what the blocks define, not with blocks x values, and joins at merge
-/// points skip the subtrees both sides share.
+/// points skip the subtrees both sides share. It carries only the values read
+/// outside the op sequence of their block and the block arguments, keyed by a
+/// dense index of their own (`state_in` translates), so its trees hold about
+/// half the values in full leaves.
 ///
 /// On SSA programs the dense and the sparse solutions of a finite-height
 /// problem coincide (a value is defined once, in a block that dominates its
@@ -62,8 +65,8 @@ class DenseValues {
   /// What the environment stores per value: the state, lifted when it has no bottom
   /// of its own (an absent value is "not computed on any path to here").
   using value_lattice = std::conditional_t<HasBottom<state_type>, state_type, Lifted<state_type>>;
-  /// The dense lattice: value -> state, absent = not computed (or used in its own block only).
-  using lattice_type = Environment<ValueId, value_lattice>;
+  /// The dense lattice: carried value (by its key, see `state_in`) -> state, absent = not computed.
+  using lattice_type = Environment<std::uint32_t, value_lattice>;
 
   /// The dense form of `sparse` over `shape` (both must outlive it); finds the values
   /// environments carry (O(values + operands)).
@@ -115,7 +118,7 @@ class DenseValues {
     lattice_type env = in;
     const auto values = shape_->block_values(b);
     for (std::uint32_t i = 0; i < values.size(); ++i) {
-      if (work_.locals[i] && key_[values[i]] != kNotCarried) env.set(key_[values[i]], lift(*work_.locals[i]));
+      if (work_.locals[i] && carried(values[i])) env.set(key_[values[i]], lift(*work_.locals[i]));
     }
     return env;
   }
@@ -165,9 +168,14 @@ class DenseValues {
     return env;
   }
 
-  /// The state of `v` in `env`, or nullptr when absent.
+  /// True when environments carry `v`: a block argument, or a result read by an op of
+  /// another block, a branch condition or a forwarded operand.
+  [[nodiscard]] bool carried(ValueId v) const { return key_[v] != kNotCarried; }
+
+  /// The state of `v` in `env` (an environment of this problem: its keys are the carried
+  /// values' own dense indices, not `ValueId`s), or nullptr when absent or not carried.
   [[nodiscard]] const state_type* state_in(const lattice_type& env, ValueId v) const {
-    if (key_[v] == kNotCarried) return nullptr;
+    if (!carried(v)) return nullptr;
     const value_lattice* s = env.find(key_[v]);
     if (s == nullptr) return nullptr;
     if constexpr (std::is_same_v<value_lattice, state_type>) {
