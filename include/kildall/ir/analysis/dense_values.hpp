@@ -246,8 +246,7 @@ class DenseValues {
   BodyArray<BlockId> def_block_;     // the block defining each value
   BodyArray<std::uint32_t> slot_;    // an op result's position among its block's results (kArgument: an argument)
   BodyArray<std::uint32_t> key_;     // a carried value's key in the environments (kNotCarried: used in its block only)
-  mutable Workspace work_;                // one solve at a time per problem object
-  mutable std::vector<ValueId> dead_;     // the keys a transfer drops
+  mutable Workspace work_;           // one solve at a time per problem object
 };
 
 /// The dense solution of sparse problem `Sparse` on a function: the shape, the problem and the
@@ -265,17 +264,18 @@ class DenseValueAnalysis {
       : shape_(&shape), problem_(std::make_unique<Problem>(shape, sparse)),
         result_(solve_forward(shape.cfg(), FunctionShape::entries(), *problem_, options)) {}
 
-  /// The state of `v` where its block defines it, or nullopt when never computed: a block
-  /// argument's from the state before its block, an op result's by replaying its block's
-  /// transfer from there (O(results before it in the block): environments do not carry values used only in their block).
+  /// The state of `v` where its block defines it, or nullopt when never computed: a carried
+  /// value's from the state before (a block argument) or after (an op result) its block, O(log n);
+  /// another op result's by replaying its block's transfer from the state before it (O(results
+  /// before it in the block)).
   [[nodiscard]] std::optional<lattice_t<Sparse>> lookup(ValueId v) const {
     const Function& fn = shape_->function();
     const ValueData& data = fn.values[v];
     const BlockId b = data.is_block_argument ? data.owner : fn.ops[data.owner].block;
-    const auto* env = result_.before(b);
-    if (env == nullptr) return std::nullopt;
-    if (!data.is_block_argument) return problem_->state_of(v, b, *env);
-    const lattice_t<Sparse>* s = problem_->state_in(*env, v);
+    const auto* before = result_.before(b);
+    if (before == nullptr) return std::nullopt;
+    if (!problem_->carried(v)) return problem_->state_of(v, b, *before);
+    const lattice_t<Sparse>* s = problem_->state_in(data.is_block_argument ? *before : *result_.after(b), v);
     return s == nullptr ? std::nullopt : std::optional<lattice_t<Sparse>>(*s);
   }
   /// Whether block `b` was reached.
