@@ -15,7 +15,9 @@
 ///   * the update itself: a node's state is moved up by the lattice's own
 ///     `join` (or `widen`), and the `ChangeResult` that returns decides
 ///     whether dependents are re-queued (checked against `==` when
-///     `SolverOptions::check_change_results` is on);
+///     `SolverOptions::check_change_results` is on; when it is off and the
+///     monotonicity check has just put the candidate above the state, the
+///     join is the candidate: it is taken as it is, compared with `==`);
 ///   * statistics, stop handling and the narrowing passes;
 ///   * the affected-set closure of an incremental re-solve.
 ///
