@@ -1,8 +1,9 @@
 // Dense analyses over SSA programs, with kildall's defaults and shipped lattices:
 // constant propagation and integer ranges run the dense way (one persistent
-// `Environment` of value -> state per block boundary, `ir::DenseValues`) over
-// ONE generated function of 1e3..1e6 ops (`cfg` shape: loops, diamonds, block
-// arguments), side by side with the sparse solver on the same function.
+// `Environment` per block boundary of the values a later block can read,
+// `ir::DenseValues`) over ONE generated function of 1e3..1e6 ops (`cfg`
+// shape: loops, diamonds, block arguments), side by side with the sparse
+// solver on the same function.
 //
 //   cmake --preset release && cmake --build --preset release --target dense_ssa_benchmark
 //   build/release/benchmarks/dense_ssa_benchmark

@@ -11,9 +11,12 @@
 ///
 /// The environment is kildall's persistent `Environment` (a radix tree of 16-way nodes,
 /// `kildall/lattice/environment.hpp`): a block's transfer copies it in O(1) and
-/// each op result costs one O(log n) update, so memory at the fixpoint grows
+/// the results it carries cost one O(log n) path copy, so memory at the fixpoint grows
 /// with what the blocks define, not with blocks x values, and joins at merge
-/// points skip the subtrees both sides share.
+/// points skip the subtrees both sides share. It carries only the values read
+/// outside the op sequence of their block and the block arguments, keyed by a
+/// dense index of their own (`state_in` translates), so its trees hold about
+/// half the values in full leaves.
 ///
 /// On SSA programs the dense and the sparse solutions of a finite-height
 /// problem coincide (a value is defined once, in a block that dominates its
@@ -21,9 +24,12 @@
 /// checks that on generated programs. With widening they may differ, since
 /// the two solvers widen at different points (loop heads vs. def-use cycles).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <ranges>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -42,6 +48,14 @@ namespace kildall::ir {
 
 /// The dense problem over `FunctionShape::cfg()` built from the sparse problem
 /// `Sparse` (models `kildall::DenseProblem` with edge executability and edge transfer).
+///
+/// Environments carry only the values read outside the op sequence of their
+/// block (by an op of another block, a branch condition, a forwarded operand:
+/// about half the values of the generated programs) and block arguments. A
+/// value used only by later ops of its own block never enters an environment:
+/// the transfer keeps it in a scratch array, and `state_of` recomputes it from
+/// the block's in-state. Dropping it changes no state that is carried, so the
+/// dense and the sparse solutions still coincide.
 template <class Sparse>
   requires SparseProblem<Sparse, FunctionShape>
 class DenseValues {
@@ -51,46 +65,85 @@ class DenseValues {
   /// What the environment stores per value: the state, lifted when it has no bottom
   /// of its own (an absent value is "not computed on any path to here").
   using value_lattice = std::conditional_t<HasBottom<state_type>, state_type, Lifted<state_type>>;
-  /// The dense lattice: value -> state, absent = not computed.
-  using lattice_type = Environment<ValueId, value_lattice>;
+  /// The dense lattice: carried value (by its key, see `state_in`) -> state, absent = not computed.
+  using lattice_type = Environment<std::uint32_t, value_lattice>;
 
-  /// The dense form of `sparse` over `shape` (both must outlive it).
-  DenseValues(const FunctionShape& shape, const Sparse& sparse) : shape_(&shape), sparse_(&sparse) {}
+  /// The dense form of `sparse` over `shape` (both must outlive it); finds the values
+  /// environments carry (O(values + operands)).
+  DenseValues(const FunctionShape& shape, const Sparse& sparse) : shape_(&shape), sparse_(&sparse) {
+    const Function& fn = shape.function();
+    def_block_.resize(fn.values.size());
+    slot_.assign(fn.values.size(), kArgument);
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      for (const ValueId a : shape.block_arguments(b)) def_block_[a] = b;
+      const auto values = shape.block_values(b);
+      for (std::uint32_t i = 0; i < values.size(); ++i) {
+        def_block_[values[i]] = b;
+        slot_[values[i]] = i;
+      }
+    }
+    // A value read outside the op sequence of its block: by a later block, by a terminator.
+    std::vector<bool> escapes(fn.values.size(), false);
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      for (const ValueId v : shape.block_values(b)) {
+        for (const ValueId x : shape.operands(v))
+          if (!defined_by_op_in(x, b)) escapes[x] = true;
+        for (const ValueId x : extra_operands(v))
+          if (!defined_by_op_in(x, b)) escapes[x] = true;
+      }
+      for (const ValueId x : shape.branch_operands(b)) escapes[x] = true;
+      for (const CfgEdge& e : shape.cfg().successors(b))
+        for (const ValueId x : shape.forwarded_operands(e)) escapes[x] = true;
+    }
+    // Carried values (and every block argument) get consecutive keys in value order.
+    key_.assign(fn.values.size(), kNotCarried);
+    std::uint32_t next = 0;
+    for (ValueId v = 0; v < fn.values.size(); ++v) {
+      if (escapes[v] || slot_[v] == kArgument) key_[v] = next++;
+    }
+  }
 
   /// The entry block's arguments at the sparse problem's boundary.
   [[nodiscard]] lattice_type boundary(BlockId entry) const {
     lattice_type env;
-    for (const ValueId a : shape_->block_arguments(entry)) env.set(a, lift(sparse_->boundary(a)));
+    for (const ValueId a : shape_->block_arguments(entry)) env.set(key_[a], lift(sparse_->boundary(a)));
     return env;
   }
 
-  /// Every op result of `b` in order, by the sparse transfer from the operands' states in `in`
-  /// (a result whose operands are not all computed stays absent, SCCP's rule).
+  /// Every op result of `b` in order, by the sparse transfer from the operands' states (a
+  /// result whose operands are not all computed stays absent, SCCP's rule); the out-state
+  /// is `in` with the results that are read outside this op sequence.
   [[nodiscard]] lattice_type transfer(BlockId b, const lattice_type& in) const {
+    evaluate(b, in, work_, no_index);
     lattice_type env = in;
-    for (const ValueId v : shape_->block_values(b)) {
-      scratch_.clear();
-      bool all = true;
-      for (const ValueId x : shape_->operands(v)) all = gather(env, x) && all;
-      if constexpr (kildall::detail::HasExtraOperands<Sparse, ValueId>) {
-        for (const ValueId x : sparse_->extra_operands(v)) all = gather(env, x) && all;
-      }
-      if (!all && !kildall::detail::visit_with_uninitialized_operands<Sparse>()) continue;
-      const OperandStates<state_type> operands{std::span<const state_type* const>(scratch_)};
-      env.set(v, lift(static_cast<state_type>(sparse_->transfer(v, operands))));
+    const auto values = shape_->block_values(b);
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      if (work_.locals[i] && carried(values[i])) env.set(key_[values[i]], lift(*work_.locals[i]));
     }
     return env;
+  }
+
+  /// The state of op result `v` of block `b` when `b` starts in `in` (the block's transfer
+  /// replayed up to `v`), or nullopt when its operands are not all computed there.
+  [[nodiscard]] std::optional<state_type> state_of(ValueId v, BlockId b, const lattice_type& in) const {
+    if (!defined_by_op_in(v, b)) return std::nullopt;
+    Workspace work;
+    evaluate(b, in, work, v);
+    return std::move(work.locals[slot_[v]]);
   }
 
   /// The sparse problem's decision, from the branch operands' states at the end of the source;
   /// an edge whose branch operands are not all computed is not (yet) executable.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, const lattice_type& from) const {
     if constexpr (SparseBranchProblem<Sparse, FunctionShape>) {
-      scratch_.clear();
+      work_.operands.clear();
       for (const ValueId x : shape_->branch_operands(e.source)) {
-        if (!gather(from, x)) return false;
+        const state_type* s = state_in(from, x);
+        if (s == nullptr) return false;
+        work_.operands.push_back(s);
       }
-      return sparse_->edge_executable(e, OperandStates<state_type>{std::span<const state_type* const>(scratch_)});
+      return sparse_->edge_executable(
+          e, OperandStates<state_type>{std::span<const state_type* const>(work_.operands)});
     } else {
       (void)e;
       (void)from;
@@ -105,19 +158,25 @@ class DenseValues {
     std::uint32_t i = 0;
     for (const ValueId a : shape_->block_arguments(e.target)) {
       if (i >= forwarded.size()) break;
-      if (const value_lattice* s = from.find(forwarded[i])) {
-        env.set(a, *s);
+      if (const value_lattice* s = from.find(key_[forwarded[i]])) {
+        env.set(key_[a], *s);
       } else {
-        env.erase(a);
+        env.erase(key_[a]);
       }
       ++i;
     }
     return env;
   }
 
-  /// The state of `v` in `env`, or nullptr when absent.
-  [[nodiscard]] static const state_type* state_in(const lattice_type& env, ValueId v) {
-    const value_lattice* s = env.find(v);
+  /// True when environments carry `v`: a block argument, or a result read by an op of
+  /// another block, a branch condition or a forwarded operand.
+  [[nodiscard]] bool carried(ValueId v) const { return key_[v] != kNotCarried; }
+
+  /// The state of `v` in `env` (an environment of this problem: its keys are the carried
+  /// values' own dense indices, not `ValueId`s), or nullptr when absent or not carried.
+  [[nodiscard]] const state_type* state_in(const lattice_type& env, ValueId v) const {
+    if (!carried(v)) return nullptr;
+    const value_lattice* s = env.find(key_[v]);
     if (s == nullptr) return nullptr;
     if constexpr (std::is_same_v<value_lattice, state_type>) {
       return s;
@@ -127,6 +186,15 @@ class DenseValues {
   }
 
  private:
+  static constexpr std::uint32_t kArgument = ~std::uint32_t{0};
+  static constexpr std::uint32_t kNotCarried = ~std::uint32_t{0};
+
+  /// A block's evaluation: its results' states by position, the operand pointers of one op.
+  struct Workspace {
+    std::vector<std::optional<state_type>> locals;
+    std::vector<const state_type*> operands;
+  };
+
   [[nodiscard]] static value_lattice lift(state_type s) {
     if constexpr (std::is_same_v<value_lattice, state_type>) {
       return s;
@@ -135,16 +203,50 @@ class DenseValues {
     }
   }
 
-  /// Appends the state of `x` in `env` to the scratch operands; false when absent.
-  bool gather(const lattice_type& env, ValueId x) const {
-    const state_type* s = state_in(env, x);
-    scratch_.push_back(s);
-    return s != nullptr;
+  /// True when `v` is the result of an op of `b` (not one of its arguments).
+  [[nodiscard]] bool defined_by_op_in(ValueId v, BlockId b) const { return def_block_[v] == b && slot_[v] != kArgument; }
+
+  [[nodiscard]] auto extra_operands(ValueId v) const {
+    if constexpr (kildall::detail::HasExtraOperands<Sparse, ValueId>) {
+      return sparse_->extra_operands(v);
+    } else {
+      (void)v;
+      return std::span<const ValueId>{};
+    }
+  }
+
+  /// The states of `b`'s results in order into `work.locals`, from `in` (operands defined
+  /// before `b`, `b`'s arguments) and the results before them; stops after `stop`.
+  void evaluate(BlockId b, const lattice_type& in, Workspace& work, ValueId stop) const {
+    const auto values = shape_->block_values(b);
+    work.locals.assign(values.size(), std::nullopt);
+    const auto gather = [&](ValueId x) {
+      const state_type* s = !defined_by_op_in(x, b) ? state_in(in, x)
+                            : work.locals[slot_[x]] ? &*work.locals[slot_[x]]
+                                                    : nullptr;
+      work.operands.push_back(s);
+      return s != nullptr;
+    };
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+      const ValueId v = values[i];
+      work.operands.clear();
+      bool all = true;
+      for (const ValueId x : shape_->operands(v)) all = gather(x) && all;
+      for (const ValueId x : extra_operands(v)) all = gather(x) && all;
+      if (all || kildall::detail::visit_with_uninitialized_operands<Sparse>()) {
+        const OperandStates<state_type> operands{std::span<const state_type* const>(work.operands)};
+        work.locals[i].emplace(static_cast<state_type>(sparse_->transfer(v, operands)));
+      }
+      if (v == stop) return;
+    }
   }
 
   const FunctionShape* shape_;
   const Sparse* sparse_;
-  mutable std::vector<const state_type*> scratch_;  // one solve at a time per problem object
+  BodyArray<BlockId> def_block_;     // the block defining each value
+  BodyArray<std::uint32_t> slot_;    // an op result's position among its block's results (kArgument: an argument)
+  BodyArray<std::uint32_t> key_;     // a carried value's key in the environments (kNotCarried: used in its block only)
+  mutable Workspace work_;           // one solve at a time per problem object
 };
 
 /// The dense solution of sparse problem `Sparse` on a function: the shape, the problem and the
@@ -162,14 +264,19 @@ class DenseValueAnalysis {
       : shape_(&shape), problem_(std::make_unique<Problem>(shape, sparse)),
         result_(solve_forward(shape.cfg(), FunctionShape::entries(), *problem_, options)) {}
 
-  /// The state of `v` where its block defines it (after the block for op results, before it
-  /// for block arguments), or nullptr when never computed.
-  [[nodiscard]] const lattice_t<Sparse>* lookup(ValueId v) const {
+  /// The state of `v` where its block defines it, or nullopt when never computed: a carried
+  /// value's from the state before (a block argument) or after (an op result) its block, O(log n);
+  /// another op result's by replaying its block's transfer from the state before it (O(results
+  /// before it in the block)).
+  [[nodiscard]] std::optional<lattice_t<Sparse>> lookup(ValueId v) const {
     const Function& fn = shape_->function();
     const ValueData& data = fn.values[v];
     const BlockId b = data.is_block_argument ? data.owner : fn.ops[data.owner].block;
-    const auto* env = data.is_block_argument ? result_.before(b) : result_.after(b);
-    return env == nullptr ? nullptr : Problem::state_in(*env, v);
+    const auto* before = result_.before(b);
+    if (before == nullptr) return std::nullopt;
+    if (!problem_->carried(v)) return problem_->state_of(v, b, *before);
+    const lattice_t<Sparse>* s = problem_->state_in(data.is_block_argument ? *before : *result_.after(b), v);
+    return s == nullptr ? std::nullopt : std::optional<lattice_t<Sparse>>(*s);
   }
   /// Whether block `b` was reached.
   [[nodiscard]] bool reached(BlockId b) const { return result_.reached(b); }

@@ -15,7 +15,9 @@
 ///   * the update itself: a node's state is moved up by the lattice's own
 ///     `join` (or `widen`), and the `ChangeResult` that returns decides
 ///     whether dependents are re-queued (checked against `==` when
-///     `SolverOptions::check_change_results` is on);
+///     `SolverOptions::check_change_results` is on; when it is off and the
+///     monotonicity check has just put the candidate above the state, the
+///     join is the candidate: it is taken as it is, compared with `==`);
 ///   * statistics, stop handling and the narrowing passes;
 ///   * the affected-set closure of an incremental re-solve.
 ///
@@ -217,6 +219,10 @@ class FixpointEngine {
         (void)d.settle(info);
         stop(SolveStatus::non_monotone, pos);
         return;
+      } else if (opt_.check_monotonicity && !opt_.check_change_results) {
+        // current ⊑ candidate was just checked: their join is the candidate itself (no merge).
+        info.change = current == candidate_ ? ChangeResult::unchanged : ChangeResult::changed;
+        if (is_changed(info.change)) std::swap(current, candidate_);
       } else {
         info.change = current.join(candidate_);
       }
