@@ -19,6 +19,8 @@
 
 #include <mlir_program_generator.hpp>
 
+#include "../random_programs.hpp"
+
 using namespace kildall::ir;
 
 static_assert(kildall::DenseEdgeTransfer<DenseValues<SccpProblem>, CfgView>);
@@ -64,6 +66,37 @@ TEST_CASE("dense SCCP = sparse SCCP on generated programs: every value, every bl
   MESSAGE(values << " values compared, " << constants << " constants, " << dead_blocks << " dead blocks");
   CHECK(constants > 1'000);
   CHECK(dead_blocks > 0);
+}
+
+TEST_CASE("dense SCCP = sparse SCCP through scf regions (continuation vertices, region edges)") {
+  const OpRegistry registry;
+  std::size_t regions = 0;
+  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+    testing::ProgramShape program;
+    program.widths = {8};
+    program.arguments = 1 + static_cast<unsigned>(seed % 2);
+    program.blocks = 1 + static_cast<unsigned>(seed % 4);
+    program.structured = true;
+    const std::string text = testing::random_program(seed, program);
+    CAPTURE(text);
+    const Module m = parse_and_verify(text, registry);
+    const Function& fn = m.functions[0];
+    regions += fn.regions.size();
+    const SccpAnalysis sparse(fn, registry);
+    const FunctionShape shape(fn, registry);
+    const SccpProblem problem(shape, registry);
+    const DenseValueAnalysis<SccpProblem> dense(shape, problem);
+    REQUIRE(dense.result().converged());
+    for (BlockId b = 0; b < shape.cfg().vertex_count(); ++b) REQUIRE(dense.reached(b) == sparse.result().block_reached(b));
+    for (ValueId v = 0; v < fn.values.size(); ++v) {
+      CAPTURE(fn.value_name(v));
+      const std::optional<ConstantState> d = dense.lookup(v);
+      const ConstantState* s = sparse.lookup(v);
+      REQUIRE(d.has_value() == (s != nullptr));
+      if (d) CHECK(*d == *s);
+    }
+  }
+  CHECK(regions > 50);
 }
 
 TEST_CASE("dense integer ranges are a sound post-fixpoint that contains the sparse ranges' constants") {

@@ -74,7 +74,7 @@ class DenseValues {
     const Function& fn = shape.function();
     def_block_.resize(fn.values.size());
     slot_.assign(fn.values.size(), kArgument);
-    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    for (BlockId b = 0; b < shape.cfg().vertex_count(); ++b) {  // blocks, then continuations (cfg_view.hpp)
       for (const ValueId a : shape.block_arguments(b)) def_block_[a] = b;
       const auto values = shape.block_values(b);
       for (std::uint32_t i = 0; i < values.size(); ++i) {
@@ -84,7 +84,7 @@ class DenseValues {
     }
     // A value read outside the op sequence of its block: by a later block, by a terminator.
     std::vector<bool> escapes(fn.values.size(), false);
-    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    for (BlockId b = 0; b < shape.cfg().vertex_count(); ++b) {  // blocks, then continuations (cfg_view.hpp)
       for (const ValueId v : shape.block_values(b)) {
         for (const ValueId x : shape.operands(v))
           if (!defined_by_op_in(x, b)) escapes[x] = true;
@@ -171,6 +171,11 @@ class DenseValues {
   /// True when environments carry `v`: a block argument, or a result read by an op of
   /// another block, a branch condition or a forwarded operand.
   [[nodiscard]] bool carried(ValueId v) const { return key_[v] != kNotCarried; }
+  /// The CFG vertex defining `v` (its block, or a continuation after an op owning regions).
+  [[nodiscard]] BlockId defining_vertex(ValueId v) const { return def_block_[v]; }
+  /// Whether the shape presents `v` as an argument of its vertex (a loop's induction variable is
+  /// a value of its body, not an argument).
+  [[nodiscard]] bool is_argument(ValueId v) const { return slot_[v] == kArgument; }
 
   /// The state of `v` in `env` (an environment of this problem: its keys are the carried
   /// values' own dense indices, not `ValueId`s), or nullptr when absent or not carried.
@@ -269,13 +274,11 @@ class DenseValueAnalysis {
   /// another op result's by replaying its block's transfer from the state before it (O(results
   /// before it in the block)).
   [[nodiscard]] std::optional<lattice_t<Sparse>> lookup(ValueId v) const {
-    const Function& fn = shape_->function();
-    const ValueData& data = fn.values[v];
-    const BlockId b = data.is_block_argument ? data.owner : fn.ops[data.owner].block;
+    const BlockId b = problem_->defining_vertex(v);
     const auto* before = result_.before(b);
     if (before == nullptr) return std::nullopt;
     if (!problem_->carried(v)) return problem_->state_of(v, b, *before);
-    const lattice_t<Sparse>* s = problem_->state_in(data.is_block_argument ? *before : *result_.after(b), v);
+    const lattice_t<Sparse>* s = problem_->state_in(problem_->is_argument(v) ? *before : *result_.after(b), v);
     return s == nullptr ? std::nullopt : std::optional<lattice_t<Sparse>>(*s);
   }
   /// Whether block `b` was reached.
