@@ -80,16 +80,13 @@ struct PipelineStats {
   std::size_t unplaceable = 0;       ///< Functions no placement can make legal (PlacementError).
 };
 
-/// The solver options `kildall-opt` uses.
 /// Parses and verifies `text` as the fuzz targets read input: unregistered ops in the generic
 /// form allowed (`kildall-opt --allow-unregistered-dialect`).
 [[nodiscard]] inline ir::Module parse_for_fuzz(std::string_view text, const ir::OpRegistry& registry, std::string name) {
-  ir::OpAsmParser parser(text, registry, std::move(name));
-  parser.allow_unregistered_ops();
-  ir::Module module = parser.parse_module();
-  ir::verify(module);
-  return module;
+  return ir::parse_and_verify(text, registry, std::move(name), {.allow_unregistered_ops = true});
 }
+
+/// The solver options `kildall-opt` uses.
 
 [[nodiscard]] inline SolverOptions driver_solver_options() {
   SolverOptions options;

@@ -388,10 +388,8 @@ TEST_CASE("unregistered ops in the generic form: opaque, kept, printed back, end
 }
 )";
   OpRegistry registry;
-  OpAsmParser parser(source, registry, "generic.mlir");
-  parser.allow_unregistered_ops();
-  Module module = parser.parse_module();
-  verify(module);
+  const ParseOptions unregistered{.allow_unregistered_ops = true};
+  const Module module = parse_and_verify(source, registry, "generic.mlir", unregistered);
   const Function& fn = module.functions[0];
   const std::string printed = print_module(module);
   CAPTURE(printed);
@@ -402,16 +400,12 @@ TEST_CASE("unregistered ops in the generic form: opaque, kept, printed back, end
   CHECK(op_name(fn, fn.blocks[0].first_op, registry) == "foo.op");
   // The unknown terminator's successors are the block's CFG edges.
   REQUIRE(fn.successors_of(fn.blocks[0].last_op).size() == 2);
-  OpAsmParser again(printed, registry, "printed.mlir");
-  again.allow_unregistered_ops();
-  CHECK(print_module(again.parse_module()) == printed);
+  CHECK(print_module(parse_and_verify(printed, registry, "printed.mlir", unregistered)) == printed);
   // What the verifier still checks: an unknown op passes nothing to block arguments, and one
   // with successors ends its block.
   const auto verify_error = [&](const std::string& text) -> std::string {
-    OpAsmParser p(text, registry, "v.mlir");
-    p.allow_unregistered_ops();
     try {
-      verify(p.parse_module());
+      (void)parse_and_verify(text, registry, "v.mlir", unregistered);
     } catch (const IrError& e) {
       return e.what();
     }
@@ -515,6 +509,8 @@ TEST_CASE("scf regions: scoping, labels and nesting errors carry file:line:col")
         "t.mlir:2:8: error: 'scf.if' op must have an else region when it has results");
   CHECK(error_of(head + "  %r = scf.if %c -> (i32) {\n    scf.yield %c : i1\n  } else {\n    scf.yield %a : i32\n  }\n  return %r : i32\n}\n") ==
         "t.mlir:2:8: error: 'scf.if' op expects its then region to forward (i32), not (i1)");
+  CHECK(error_of(head + "  scf.if %c {\n    return %a : i32\n  }\n  return %a : i32\n}\n") ==
+        "t.mlir:3:5: error: 'func.return' op expects parent op 'func.func'");
   CHECK(error_of(head + "  scf.condition(%c)\n}\n") ==
         "t.mlir:2:3: error: 'scf.condition' op is not where its parent op expects it");
   CHECK(error_of(head + "  %r = scf.while (%x = %a) : (i32) -> i32 {\n    scf.yield %x : i32\n  } do {\n  ^bb0(%y: i32):\n    scf.yield %y : i32\n  }\n  return %r : i32\n}\n") ==

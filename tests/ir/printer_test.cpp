@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,23 @@ std::string find_mlir_opt() {
     if (std::system(probe.c_str()) == 0) return name;
   }
   return "";
+}
+
+/// `text` as `mlir_opt` (run with `flags`) prints it back, through files in a temporary folder;
+/// nullopt when mlir-opt rejects it.
+std::optional<std::string> through_mlir_opt(const std::string& mlir_opt, const std::string& flags,
+                                            const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_test";
+  std::filesystem::create_directories(dir);
+  const auto in = dir / "in.mlir";
+  const auto out = dir / "out.mlir";
+  std::ofstream(in) << text;
+  const bool ok = std::system((mlir_opt + " " + flags + " " + in.string() + " -o " + out.string()).c_str()) == 0;
+  std::ifstream stream(out);
+  std::string theirs((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+  std::filesystem::remove_all(dir);
+  if (!ok) return std::nullopt;
+  return theirs;
 }
 
 std::string random_module(std::uint64_t seed) {
@@ -132,15 +150,10 @@ TEST_CASE("mlir-opt-16 accepts the printed output") {
     return;
   }
   const OpRegistry registry;
-  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_test";
-  std::filesystem::create_directories(dir);
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     const std::string printed = print_module(parse_and_verify(random_module(seed), registry, "r.mlir"));
-    const auto path = dir / ("p" + std::to_string(seed) + ".mlir");
-    std::ofstream(path) << printed;
-    const std::string command = mlir_opt + " " + path.string() + " -o /dev/null";
     CAPTURE(printed);
-    CHECK(std::system(command.c_str()) == 0);
+    CHECK(through_mlir_opt(mlir_opt, "", printed).has_value());
   }
   // Result packs, index casts and the rounding divisions, printed back.
   const char* const packs = R"(func.func @packs(%a: i32, %b: i32) -> (i32, i32, index) {
@@ -157,11 +170,8 @@ func.func private @three(i32, i32) -> (i32, i32, i32)
 )";
   const std::string printed = print_module(parse_and_verify(packs, registry, "packs.mlir"));
   CHECK(printed.find("%x, %r:2 = func.call") != std::string::npos);
-  const auto path = dir / "packs.mlir";
-  std::ofstream(path) << printed;
   CAPTURE(printed);
-  CHECK(std::system((mlir_opt + " " + path.string() + " -o /dev/null").c_str()) == 0);
-  std::filesystem::remove_all(dir);
+  CHECK(through_mlir_opt(mlir_opt, "", printed).has_value());
 }
 
 TEST_CASE("mlir-opt-16 accepts printed programs with scf regions, and kildall reads its output back") {
@@ -171,8 +181,6 @@ TEST_CASE("mlir-opt-16 accepts printed programs with scf regions, and kildall re
     return;
   }
   const OpRegistry registry;
-  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_scf_test";
-  std::filesystem::create_directories(dir);
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     testing::ProgramShape shape;
     shape.widths = {8 + static_cast<unsigned>(seed % 3) * 8};
@@ -181,19 +189,14 @@ TEST_CASE("mlir-opt-16 accepts printed programs with scf regions, and kildall re
     shape.structured = true;
     const Module module = parse_and_verify(testing::random_program(seed, shape), registry, "r.mlir");
     const std::string printed = print_module(module);
-    const auto in = dir / ("s" + std::to_string(seed) + ".mlir");
-    const auto out = dir / ("s" + std::to_string(seed) + ".out.mlir");
-    std::ofstream(in) << printed;
     CAPTURE(printed);
-    REQUIRE(std::system((mlir_opt + " " + in.string() + " -o " + out.string()).c_str()) == 0);
-    std::ifstream stream(out);
-    const std::string theirs((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
-    CAPTURE(theirs);
-    const Module back = parse_and_verify(theirs, registry, "mlir-opt.mlir");
+    const std::optional<std::string> theirs = through_mlir_opt(mlir_opt, "", printed);
+    REQUIRE(theirs.has_value());
+    CAPTURE(*theirs);
+    const Module back = parse_and_verify(*theirs, registry, "mlir-opt.mlir");
     CHECK(back.functions[0].regions.size() == module.functions[0].regions.size());
     CHECK(back.functions[0].ops.size() == module.functions[0].ops.size());
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("mlir-opt-16 reads the printed attribute dictionaries and unregistered ops, and kildall reads its output") {
@@ -220,26 +223,15 @@ TEST_CASE("mlir-opt-16 reads the printed attribute dictionaries and unregistered
 )";
   const OpRegistry registry;
   const auto parse = [&](const std::string& text, const char* file) {
-    OpAsmParser parser(text, registry, file);
-    parser.allow_unregistered_ops();
-    Module module = parser.parse_module();
-    verify(module);
-    return module;
+    return parse_and_verify(text, registry, file, {.allow_unregistered_ops = true});
   };
   const std::string printed = print_module(parse(source, "attrs.mlir"));
-  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_attrs_test";
-  std::filesystem::create_directories(dir);
-  const auto in = dir / "in.mlir";
-  const auto out = dir / "out.mlir";
-  std::ofstream(in) << printed;
   CAPTURE(printed);
-  REQUIRE(std::system((mlir_opt + " --allow-unregistered-dialect " + in.string() + " -o " + out.string()).c_str()) == 0);
-  std::ifstream stream(out);
-  const std::string theirs((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
-  CAPTURE(theirs);
-  const Module back = parse(theirs, "mlir-opt.mlir");  // MLIR's own spelling of the same module
+  const std::optional<std::string> theirs = through_mlir_opt(mlir_opt, "--allow-unregistered-dialect", printed);
+  REQUIRE(theirs.has_value());
+  CAPTURE(*theirs);
+  const Module back = parse(*theirs, "mlir-opt.mlir");  // MLIR's own spelling of the same module
   REQUIRE(back.functions.size() == 2);
   CHECK(back.functions[1].ops.size() == 8);
   CHECK(print_module(back).find("\"foo.cond_br\"(%arg1) [^bb1, ^bb2] : (i1) -> ()") != std::string::npos);
-  std::filesystem::remove_all(dir);
 }

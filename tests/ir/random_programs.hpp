@@ -31,6 +31,18 @@ struct ProgramShape {
                                      ///< unknown 0/1) and counting `scf.while` loops, each with a random op.
 };
 
+/// The small structured programs of the analyses' soundness tests through regions: one
+/// narrow width (2..4 bits, so that every input can be tried), 0..2 arguments, 1..4 blocks,
+/// `scf` ops among the others.
+inline ProgramShape small_structured_shape(std::uint64_t seed) {
+  ProgramShape shape;
+  shape.widths = {2 + static_cast<unsigned>(seed % 3)};
+  shape.arguments = static_cast<unsigned>(seed % 3);
+  shape.blocks = 1 + static_cast<unsigned>(seed % 4);
+  shape.structured = true;
+  return shape;
+}
+
 /// A random program `@f` as MLIR text. Every block after the entry may take
 /// arguments; values of the entry block and the function arguments are used
 /// anywhere (they dominate every block), others only in their own block.

@@ -96,12 +96,11 @@ class CfgView {
   [[nodiscard]] OpId first_op(std::uint32_t v) const {
     return v < fn_->blocks.size() ? fn_->blocks[v].first_op : fn_->ops[continuation_after(v)].next;
   }
+  /// The op owning regions that ends vertex `v` (its results are the next part's arguments), or
+  /// `no_index` when `v` ends with its block's terminator.
+  [[nodiscard]] OpId part_end(std::uint32_t v) const { return part_end_.empty() ? no_index : part_end_[v]; }
   /// The continuation vertex after `op`, which owns regions.
   [[nodiscard]] std::uint32_t continuation_of(OpId op) const { return continuation_.at(op); }
-  /// The last part of `block` (the vertex its terminator ends).
-  [[nodiscard]] std::uint32_t last_vertex(BlockId block) const {
-    return last_vertex_.empty() ? block : last_vertex_[block];
-  }
   /// Whether `e` is a region edge (not a successor of a `cf`-style terminator).
   [[nodiscard]] bool is_region_edge(const CfgEdge& e) const { return e.successor >= fn_->successors.size(); }
   /// The values region edge `e` forwards to its target's arguments (see the file comment).
@@ -155,16 +154,17 @@ class CfgView {
     const auto n = static_cast<std::uint32_t>(fn.blocks.size());
     const auto has_flow = [&](OpId op) { return registry.op(fn.ops[op].code).region_flow.described(); };
     // Vertices: cut each block after every op that owns regions.
-    last_vertex_.assign(n, 0);
+    part_end_.assign(n, no_index);
     for (BlockId b = 0; b < n; ++b) {
       std::uint32_t v = b;
       for (const OpId op : fn.ops_of(b)) {
         if (!has_flow(op) || op == fn.blocks[b].last_op) continue;
+        part_end_[v] = op;
         v = n + static_cast<std::uint32_t>(continuation_after_.size());
         continuation_after_.push_back(op);
         continuation_.emplace(op, v);
+        part_end_.push_back(no_index);
       }
-      last_vertex_[b] = v;
     }
     vertex_count_ = n + static_cast<std::uint32_t>(continuation_after_.size());
     deciding_.assign(vertex_count_, no_index);
@@ -183,21 +183,15 @@ class CfgView {
     // The edge of successor `s` of `owner` (an op owning regions) from vertex `source`, whose
     // deciding op has `operands`.
     const auto follow = [&](std::uint32_t source, OpId owner, const RegionSuccessor& s, std::span<const ValueId> operands) {
-      const auto [first, last] = fn.regions_of(owner);
-      const std::span<const ValueId> values =
-          s.first_forwarded < operands.size() ? operands.subspan(s.first_forwarded) : std::span<const ValueId>{};
-      if (s.region != RegionSuccessor::parent && first + s.region < last) {
-        add_region_edge(source, fn.regions[first + s.region].first_block, values, s.arm);
-      } else {
-        add_region_edge(source, continuation_.at(owner), values, s.arm);
-      }
+      const std::optional<RegionId> region = entered_region(fn, owner, s);
+      add_region_edge(source, region ? fn.regions[*region].first_block : continuation_.at(owner), s.forwarded(operands),
+                      s.arm);
     };
     for (BlockId b = 0; b < n; ++b) {
       // The parts of b end in its ops owning regions, then its terminator.
       std::uint32_t v = b;
       for (const OpId op : fn.ops_of(b)) {
-        const bool last = op == fn.blocks[b].last_op;
-        if (has_flow(op) && !last) {
+        if (op == part_end_[v]) {
           const RegionFlow& flow = registry.op(fn.ops[op].code).region_flow;
           const auto operands = fn.operands_of(op);
           if (flow.deciding_operand >= 0) deciding_[v] = operands[static_cast<std::size_t>(flow.deciding_operand)];
@@ -205,19 +199,12 @@ class CfgView {
           v = continuation_.at(op);
           continue;
         }
-        if (!last) continue;
-        // The terminator: a region's (by its parent's flow) or a `cf`-style one.
-        const OpId parent = fn.parent_op(b);
-        const RegionFlow* flow = parent == no_index ? nullptr : &registry.op(fn.ops[parent].code).region_flow;
-        const bool region_exit = flow && flow->described() && fn.ops[op].successor_count == 0 &&
-                                 registry.op(fn.ops[op].code).terminator;
-        if (region_exit) {
-          const std::uint32_t index = fn.regions[fn.region_of(b)].index;
+        if (op != fn.blocks[b].last_op) continue;
+        // The terminator: a region's (by its owner's flow) or a `cf`-style one.
+        if (const std::optional<RegionExit> exit = region_exit(fn, op, registry)) {
           const auto operands = fn.operands_of(op);
-          if (index < flow->region_deciding_operand.size() && flow->region_deciding_operand[index] >= 0)
-            deciding_[v] = operands[static_cast<std::size_t>(flow->region_deciding_operand[index])];
-          if (index < flow->from_region.size())
-            for (const RegionSuccessor& s : flow->from_region[index]) follow(v, parent, s, operands);
+          if (exit->deciding_operand() >= 0) deciding_[v] = operands[static_cast<std::size_t>(exit->deciding_operand())];
+          for (const RegionSuccessor& s : exit->successors()) follow(v, exit->owner, s, operands);
         } else {
           for (std::uint32_t i = 0; i < fn.ops[op].successor_count; ++i) {
             const std::uint32_t s = fn.ops[op].successor_begin + i;
@@ -242,7 +229,7 @@ class CfgView {
   std::uint32_t vertex_count_ = 0;
   BodyArray<OpId> continuation_after_;               // by continuation vertex - blocks: the op it follows
   std::unordered_map<OpId, std::uint32_t> continuation_;  // op owning regions -> its continuation vertex
-  BodyArray<std::uint32_t> last_vertex_;             // by block (regions only): its last part
+  BodyArray<OpId> part_end_;                         // by vertex (regions only): the op owning regions ending it
   BodyArray<ValueId> deciding_;                      // by vertex (regions only): the deciding operand
   std::vector<RegionEdge> region_edges_;             // by successor id - successors.size()
   BodyArray<ValueId> region_forwarded_;

@@ -59,9 +59,8 @@ class FunctionShape {
         induction_[v] = true;
         block_values_.push_back(fn.argument(v, 0));
       }
-      for (OpId op = cfg_.first_op(v); op != no_index; op = fn.ops[op].next) {
-        const bool ends_part = op != fn.blocks[fn.ops[op].block].last_op && owns_flow(op);
-        if (ends_part) break;  // its results are the continuation's arguments
+      for (OpId op = cfg_.first_op(v); op != no_index && op != cfg_.part_end(v); op = fn.ops[op].next) {
+        // (the op ending the part is left out: its results are the continuation's arguments)
         for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
       }
       value_begin_[v + 1] = static_cast<std::uint32_t>(block_values_.size());
@@ -114,7 +113,7 @@ class FunctionShape {
   [[nodiscard]] std::span<const ValueId> branch_operands(BlockId b) const {
     if (!fn_->regions.empty()) {
       if (const std::span<const ValueId> deciding = cfg_.deciding_operands(b); !deciding.empty()) return deciding;
-      if (b != cfg_.last_vertex(cfg_.block_of(b))) return {};  // ends in an op owning regions
+      if (cfg_.part_end(b) != no_index) return {};  // ends in an op owning regions, deciding nothing
       b = cfg_.block_of(b);
     }
     const OpId terminator = fn_->terminator(b);
@@ -130,7 +129,6 @@ class FunctionShape {
   }
 
  private:
-  [[nodiscard]] bool owns_flow(OpId op) const { return registry_->op(fn_->ops[op].code).region_flow.described(); }
   /// For the entry block of a loop's body: `RegionFlow::induction_bounds`; else -1.
   [[nodiscard]] std::int32_t induction_bounds(BlockId b) const {
     const OpId parent = fn_->parent_op(b);

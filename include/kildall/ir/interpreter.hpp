@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include <kildall/ir/arith.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 
@@ -161,31 +162,23 @@ class Interpreter {
         take(frame, fn, frame.op, *next, operands, iv, scratch, options);
         continue;
       }
-      if (def.terminator && o.successor_count == 0 && !is(code, BuiltinOp::return_)) {
-        const OpId parent = fn.parent_op(o.block);
-        const RegionFlow* flow = parent == no_index ? nullptr : &registry_->op(fn.ops[parent].code).region_flow;
-        if (flow && flow->described()) {
-          const std::uint32_t index = fn.regions[fn.region_of(o.block)].index;
-          const auto parent_operands = fn.operands_of(parent);
-          const RegionSuccessor* next = nullptr;
-          std::uint64_t iv = 0;
-          if (flow->induction_bounds >= 0 && index == 0) {  // the loop's next iteration, or its end
-            const auto b = static_cast<std::size_t>(flow->induction_bounds);
-            const ValueId iv_value = fn.argument(fn.regions[fn.region_of(o.block)].first_block, 0);
-            const unsigned width = fn.values[iv_value].type.width();
-            iv = (regs[iv_value] + regs[parent_operands[b + 2]]) & width_mask(width);
-            next = pick(flow->from_region[0], signed_less(fn, iv_value, iv, regs[parent_operands[b + 1]])
-                                                  ? 0u
-                                                  : RegionSuccessor::parent);
-          } else if (index < flow->from_region.size()) {
-            const std::int32_t deciding =
-                index < flow->region_deciding_operand.size() ? flow->region_deciding_operand[index] : -1;
-            next = choose(flow->from_region[index], deciding, operands, regs);
-          }
-          if (next == nullptr) return fail(ExecStatus::error, "no region successor to take", o.loc, outcome.steps);
-          take(frame, fn, parent, *next, operands, iv, scratch, options);
-          continue;
+      if (const std::optional<RegionExit> exit = region_exit(fn, frame.op, *registry_)) {
+        const auto owner_operands = fn.operands_of(exit->owner);
+        const RegionSuccessor* next = nullptr;
+        std::uint64_t iv = 0;
+        if (exit->flow->induction_bounds >= 0 && exit->index == 0) {  // the loop's next iteration, or its end
+          const auto b = static_cast<std::size_t>(exit->flow->induction_bounds);
+          const ValueId iv_value = fn.argument(fn.regions[fn.region_of(o.block)].first_block, 0);
+          const unsigned width = fn.values[iv_value].type.width();
+          iv = (regs[iv_value] + regs[owner_operands[b + 2]]) & width_mask(width);
+          next = pick(exit->successors(),
+                      signed_less(fn, iv_value, iv, regs[owner_operands[b + 1]]) ? 0u : RegionSuccessor::parent);
+        } else {
+          next = choose(exit->successors(), exit->deciding_operand(), operands, regs);
         }
+        if (next == nullptr) return fail(ExecStatus::error, "no region successor to take", o.loc, outcome.steps);
+        take(frame, fn, exit->owner, *next, operands, iv, scratch, options);
+        continue;
       }
       if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + std::string(op_name(fn, frame.op, *registry_)) + "'", o.loc, outcome.steps);
       if (def.terminator) return fail(ExecStatus::error, "dialect terminators cannot be interpreted", o.loc, outcome.steps);
@@ -254,21 +247,16 @@ class Interpreter {
 
   /// Whether `a` < `b` read as signed values of `like`'s width.
   static bool signed_less(const Function& fn, ValueId like, std::uint64_t a, std::uint64_t b) {
-    const unsigned width = fn.values[like].type.width();
-    const auto as_signed = [&](std::uint64_t bits) {
-      return width >= 64 ? static_cast<std::int64_t>(bits)
-                         : static_cast<std::int64_t>(bits << (64 - width)) >> (64 - width);
-    };
-    return as_signed(a) < as_signed(b);
+    return evaluate_compare(CmpPredicate::slt, a, b, fn.values[like].type.width());
   }
   /// The successor of `options` going to `region` (`RegionSuccessor::parent` for the results).
-  static const RegionSuccessor* pick(const std::vector<RegionSuccessor>& options, std::uint32_t region) {
+  static const RegionSuccessor* pick(std::span<const RegionSuccessor> options, std::uint32_t region) {
     for (const RegionSuccessor& s : options)
       if (s.region == region) return &s;
     return nullptr;
   }
   /// The successor of `options` whose arm the deciding operand takes (the first if none decides).
-  static const RegionSuccessor* choose(const std::vector<RegionSuccessor>& options, std::int32_t deciding,
+  static const RegionSuccessor* choose(std::span<const RegionSuccessor> options, std::int32_t deciding,
                                        std::span<const ValueId> operands, const std::vector<std::uint64_t>& regs) {
     if (options.empty()) return nullptr;
     if (deciding < 0) return &options.front();
@@ -283,17 +271,15 @@ class Interpreter {
   /// results and the op after it.
   void take(Frame& frame, const Function& fn, OpId owner, const RegionSuccessor& s, std::span<const ValueId> operands,
             std::uint64_t iv, std::vector<std::uint64_t>& scratch, const InterpreterOptions& options) const {
-    const std::span<const ValueId> values =
-        s.first_forwarded < operands.size() ? operands.subspan(s.first_forwarded) : std::span<const ValueId>{};
+    const std::span<const ValueId> values = s.forwarded(operands);
     scratch.assign(values.size(), 0);
     for (std::size_t i = 0; i < values.size(); ++i) scratch[i] = frame.registers[values[i]];  // parallel copy
-    const auto [first, last] = fn.regions_of(owner);
     const auto assign = [&](ValueId v, std::uint64_t bits) {
       frame.registers[v] = bits;
       if (options.on_value) options.on_value(frame.function, v, bits);
     };
-    if (s.region != RegionSuccessor::parent && first + s.region < last) {
-      const BlockId entry = fn.regions[first + s.region].first_block;
+    if (const std::optional<RegionId> region = entered_region(fn, owner, s)) {
+      const BlockId entry = fn.regions[*region].first_block;
       if (options.on_block) options.on_block(frame.function, entry);
       const RegionFlow& flow = registry_->op(fn.ops[owner].code).region_flow;
       const std::uint32_t skip = flow.induction_bounds >= 0 && s.region == 0 ? 1 : 0;

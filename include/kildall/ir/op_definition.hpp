@@ -128,6 +128,11 @@ struct RegionSuccessor {
   std::uint32_t region = parent;      ///< A region index of the owning op (one it lacks means `parent`), or `parent`.
   std::uint32_t first_forwarded = 0;  ///< The values passed on: the deciding op's operands from this index on.
   std::int8_t arm = -1;               ///< 0: taken when the deciding operand is true, 1: when false, -1: either.
+  /// The values passed on, given the operands of the op that goes there (the owner for
+  /// `RegionFlow::from_op`, the terminator for `from_region`).
+  [[nodiscard]] std::span<const ValueId> forwarded(std::span<const ValueId> operands) const {
+    return first_forwarded < operands.size() ? operands.subspan(first_forwarded) : std::span<const ValueId>{};
+  }
 };
 
 /// How control flows through an op's regions (MLIR's `RegionBranchOpInterface`, as data):

@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -54,6 +55,12 @@ struct OperationState {
     attributes = {};
     regions.clear();
   }
+};
+
+/// What the parser accepts beyond the registered ops (`parse_module`, `parse_and_verify`).
+struct ParseOptions {
+  /// Ops of no registered dialect, in MLIR's generic form (`OpAsmParser::allow_unregistered_ops`).
+  bool allow_unregistered_ops = false;
 };
 
 /// An argument of a region's entry block that the op's own syntax names and types
@@ -730,13 +737,7 @@ class OpAsmParser {
                           " (pass --allow-unregistered-dialect to treat unknown ops as opaque)");
     state_.clear();
     OperationState& s = state_;
-    expect(TokenKind::l_paren, "'(' to begin the operand list");
-    std::vector<UnresolvedOperand> refs;
-    if (token_.kind != TokenKind::r_paren) {
-      refs.push_back(parse_operand());
-      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
-    }
-    expect(TokenKind::r_paren, "')' or ','");
+    const std::vector<UnresolvedOperand> refs = parse_operand_list();
     // Successors: labels only (what an unknown op passes to a block's arguments is unknown, so
     // the verifier rejects targets with arguments).
     if (consume_if(TokenKind::l_square)) {
@@ -747,19 +748,7 @@ class OpAsmParser {
     if (token_.kind == TokenKind::l_paren) error(token_.loc, "regions of unregistered ops are not supported");
     s.attributes = parse_optional_attribute_dictionary();
     expect(TokenKind::colon, "':' and the op's function type");
-    expect(TokenKind::l_paren, "'(' to begin the operand types");
-    std::vector<Type> inputs;
-    const SourceLoc types_loc = token_.loc;
-    if (!consume_if(TokenKind::r_paren)) {
-      inputs = parse_type_list();
-      expect(TokenKind::r_paren, "')' or ','");
-    }
-    if (inputs.size() != refs.size())
-      error(types_loc, "the op has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
-                           std::to_string(inputs.size()));
-    expect(TokenKind::arrow, "'->'");
-    s.result_types = parse_function_results();
-    for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
+    parse_function_type(refs, "the op", s);
     for (Successor& succ : s.successors) succ.operand_begin = static_cast<std::uint32_t>(s.operands.size());
     s.imm = intern(text);
     s.aux = static_cast<std::uint32_t>(text.size());
@@ -963,22 +952,8 @@ class OpAsmParser {
         }
         expect(TokenKind::r_paren, "')' or ','");
         expect(TokenKind::colon, "':' and the op's function type");
-        expect(TokenKind::l_paren, "'('");
-        std::vector<Type> inputs;
-        const SourceLoc types_loc = token_.loc;
-        if (!consume_if(TokenKind::r_paren)) {
-          inputs = parse_type_list();
-          expect(TokenKind::r_paren, "')' or ','");
-        }
-        if (inputs.size() != inits.size())
-          error(types_loc, "'scf.while' has " + std::to_string(inits.size()) + " operand(s) but its type lists " +
-                               std::to_string(inputs.size()));
-        expect(TokenKind::arrow, "'->'");
-        s.result_types = parse_function_results();
-        for (std::size_t i = 0; i < inits.size(); ++i) {
-          resolve_operand(inits[i], inputs[i], s);
-          arguments[i].type = inputs[i];
-        }
+        const std::vector<Type> inputs = parse_function_type(inits, "'scf.while'", s);
+        for (std::size_t i = 0; i < inits.size(); ++i) arguments[i].type = inputs[i];
         parse_region(s, arguments);
         expect_keyword("do");
         parse_region(s, {});
@@ -1066,28 +1041,10 @@ class OpAsmParser {
         const Token callee = expect(TokenKind::at_identifier, "the callee symbol");
         s.imm = intern(callee.text.substr(1));
         s.aux = static_cast<std::uint32_t>(callee.text.size() - 1);
-        expect(TokenKind::l_paren, "'('");
-        std::vector<UnresolvedOperand> refs;
-        if (token_.kind != TokenKind::r_paren) {
-          refs.push_back(parse_operand());
-          while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
-        }
-        expect(TokenKind::r_paren, "')' or ','");
+        const std::vector<UnresolvedOperand> refs = parse_operand_list();
         s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':' and the callee's function type");
-        expect(TokenKind::l_paren, "'('");
-        std::vector<Type> inputs;
-        const SourceLoc types_loc = token_.loc;
-        if (!consume_if(TokenKind::r_paren)) {
-          inputs = parse_type_list();
-          expect(TokenKind::r_paren, "')' or ','");
-        }
-        if (inputs.size() != refs.size())
-          error(types_loc, "'func.call' has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
-                               std::to_string(inputs.size()));
-        expect(TokenKind::arrow, "'->'");
-        s.result_types = parse_function_results();
-        for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
+        parse_function_type(refs, "'func.call'", s);
         return;
       }
     }
@@ -1108,6 +1065,39 @@ class OpAsmParser {
       error(types_loc, "expected " + std::to_string(refs.size()) + " types for the " + std::string(what) + ", found " +
                            std::to_string(types.size()));
     for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], types[i], s);
+  }
+
+  /// Reads `(%a, %b, ...)` (possibly empty), the operands of a call or of the generic form.
+  std::vector<UnresolvedOperand> parse_operand_list() {
+    expect(TokenKind::l_paren, "'(' to begin the operand list");
+    std::vector<UnresolvedOperand> refs;
+    if (token_.kind != TokenKind::r_paren) {
+      refs.push_back(parse_operand());
+      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+    }
+    expect(TokenKind::r_paren, "')' or ','");
+    return refs;
+  }
+
+  /// Reads a function type `(T1, T2) -> R` (or `-> (R1, R2)`, `-> ()`) whose inputs type
+  /// `refs`: resolves them into `s`, sets `s.result_types`, and returns the input types.
+  /// `subject` names the op in the message when the counts differ.
+  std::vector<Type> parse_function_type(std::span<const UnresolvedOperand> refs, std::string_view subject,
+                                        OperationState& s) {
+    expect(TokenKind::l_paren, "'(' to begin the operand types");
+    std::vector<Type> inputs;
+    const SourceLoc types_loc = token_.loc;
+    if (!consume_if(TokenKind::r_paren)) {
+      inputs = parse_type_list();
+      expect(TokenKind::r_paren, "')' or ','");
+    }
+    if (inputs.size() != refs.size())
+      error(types_loc, std::string(subject) + " has " + std::to_string(refs.size()) + " operand(s) but its type lists " +
+                           std::to_string(inputs.size()));
+    expect(TokenKind::arrow, "'->'");
+    s.result_types = parse_function_results();
+    for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], inputs[i], s);
+    return inputs;
   }
 
   /// Reads `%a, %b, ...` and checks there are exactly `count` of them.
@@ -1175,8 +1165,9 @@ class OpAsmParser {
 /// (which must outlive the module). Throws `IrError` on malformed input. Does
 /// not verify: call `verify` (verifier.hpp) or use `parse_and_verify`.
 [[nodiscard]] inline Module parse_module(std::string_view source, const OpRegistry& registry,
-                                         std::string file = "<input>") {
+                                         std::string file = "<input>", const ParseOptions& options = {}) {
   OpAsmParser parser(source, registry, std::move(file));
+  parser.allow_unregistered_ops(options.allow_unregistered_ops);
   return parser.parse_module();
 }
 

@@ -206,6 +206,21 @@ class OpAsmPrinter {
   void print_unsigned(std::uint64_t n) { detail::append_decimal(*out_, n); }
   /// Appends `n` in signed decimal.
   void print_signed(std::int64_t n) { detail::append_decimal(*out_, n); }
+  /// Appends `T1, T2, ...`, the types of `count` consecutive values from `first` (an op's
+  /// results, a block's arguments).
+  void print_types_of(const Function& fn, ValueId first, std::uint32_t count) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if (i) *this << ", ";
+      print_type(fn.values[first + i].type);
+    }
+  }
+  /// Appends `T1, T2, ...`, the types of `values`.
+  void print_types_of(const Function& fn, std::span<const ValueId> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) *this << ", ";
+      print_type(fn.values[values[i]].type);
+    }
+  }
   /// Prints the result types of `op` as a function type's: `T`, `(T1, T2)` or `()`.
   void print_result_types(const Function& fn, OpId op) {
     const OpData& o = fn.ops[op];
@@ -214,11 +229,18 @@ class OpAsmPrinter {
       return;
     }
     *this << "(";
-    for (std::uint32_t i = 0; i < o.result_count; ++i) {
-      if (i) *this << ", ";
-      print_type(fn.values[o.result_begin + i].type);
-    }
+    print_types_of(fn, o.result_begin, o.result_count);
     *this << ")";
+  }
+  /// Appends `%a = %x, %b = %y`: the arguments of `block` from number `first` on, each bound to
+  /// one of `values` (`scf.for`'s `iter_args`, `scf.while`'s operands).
+  void print_bindings(const Function& fn, BlockId block, std::uint32_t first, std::span<const ValueId> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i) *this << ", ";
+      print_operand(fn.argument(block, first + static_cast<std::uint32_t>(i)));
+      *this << " = ";
+      print_operand(values[i]);
+    }
   }
   /// Appends ` %a, %b : T1, T2` (nothing for no values): the operands of `return`-like ops.
   void print_values_and_types(const Function& fn, std::span<const ValueId> values) {
@@ -226,10 +248,7 @@ class OpAsmPrinter {
     *this << " ";
     print_operands(values);
     *this << " : ";
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (i) *this << ", ";
-      print_type(fn.values[values[i]].type);
-    }
+    print_types_of(fn, values);
   }
   /// The indentation, in spaces, of the ops being printed (a region's go 2 deeper).
   [[nodiscard]] int indent() const { return indent_; }
@@ -409,10 +428,7 @@ class OpAsmPrinter {
         print_operand(operands[0]);
         if (o.result_count) {
           *this << " -> (";
-          for (std::uint32_t i = 0; i < o.result_count; ++i) {
-            if (i) *this << ", ";
-            print_type(type_of(o.result_begin + i));
-          }
+          print_types_of(fn, o.result_begin, o.result_count);
           *this << ")";
         }
         const auto [first, last] = fn.regions_of(op);
@@ -436,17 +452,9 @@ class OpAsmPrinter {
         print_operand(operands[2]);
         if (o.result_count) {
           *this << " iter_args(";
-          for (std::uint32_t i = 0; i < o.result_count; ++i) {
-            if (i) *this << ", ";
-            print_operand(fn.argument(entry, i + 1));
-            *this << " = ";
-            print_operand(operands[3 + i]);
-          }
+          print_bindings(fn, entry, 1, operands.subspan(3));
           *this << ") -> (";
-          for (std::uint32_t i = 0; i < o.result_count; ++i) {
-            if (i) *this << ", ";
-            print_type(type_of(o.result_begin + i));
-          }
+          print_types_of(fn, o.result_begin, o.result_count);
           *this << ")";
         }
         if (!type_of(operands[0]).is_index()) {
@@ -462,17 +470,9 @@ class OpAsmPrinter {
         const RegionId before = fn.regions_of(op).first;
         const BlockId entry = fn.regions[before].first_block;
         *this << " (";
-        for (std::size_t i = 0; i < operands.size(); ++i) {
-          if (i) *this << ", ";
-          print_operand(fn.argument(entry, static_cast<std::uint32_t>(i)));
-          *this << " = ";
-          print_operand(operands[i]);
-        }
+        print_bindings(fn, entry, 0, operands);
         *this << ") : (";
-        for (std::size_t i = 0; i < operands.size(); ++i) {
-          if (i) *this << ", ";
-          print_type(type_of(operands[i]));
-        }
+        print_types_of(fn, operands);
         *this << ") -> ";
         print_result_types(fn, op);
         *this << " ";
@@ -498,10 +498,7 @@ class OpAsmPrinter {
         }
         print_attributes();
         *this << " : (";
-        for (std::uint32_t i = 0; i < regular; ++i) {
-          if (i) *this << ", ";
-          print_type(type_of(operands[i]));
-        }
+        print_types_of(fn, operands.subspan(0, regular));
         *this << ") -> ";
         print_result_types(fn, op);
         return;
@@ -512,10 +509,7 @@ class OpAsmPrinter {
         *this << ")";
         print_attributes();
         *this << " : (";
-        for (std::size_t i = 0; i < operands.size(); ++i) {
-          if (i) *this << ", ";
-          print_type(type_of(operands[i]));
-        }
+        print_types_of(fn, operands);
         *this << ") -> ";
         print_result_types(fn, op);
         return;

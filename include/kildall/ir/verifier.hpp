@@ -89,6 +89,7 @@ inline void verify_function(const Module& module, const Function& fn,
     // An op's own rules are its record's `verify` (below); returns and calls check the
     // function's signature and the module's symbols.
     if (is(o.code, BuiltinOp::return_)) {
+      if (fn.parent_op(o.block) != no_index) op_fail(op, "expects parent op 'func.func'");
       if (operands.size() != fn.result_types.size())
         op_fail(op, "has " + std::to_string(operands.size()) + " operand(s), but the function returns " +
                         std::to_string(fn.result_types.size()) + " value(s)");
@@ -187,8 +188,8 @@ inline void verify(const Module& module) {
 
 /// Parses and verifies `source` (see `parse_module` and `verify`).
 [[nodiscard]] inline Module parse_and_verify(std::string_view source, const OpRegistry& registry,
-                                             std::string file = "<input>") {
-  Module module = parse_module(source, registry, std::move(file));
+                                             std::string file = "<input>", const ParseOptions& options = {}) {
+  Module module = parse_module(source, registry, std::move(file), options);
   verify(module);
   return module;
 }

@@ -99,12 +99,7 @@ TEST_CASE("integer ranges are sound through scf regions on random structured pro
   const OpRegistry registry;
   std::mt19937_64 rng(24);
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
-    ProgramShape shape;
-    shape.widths = {2 + static_cast<unsigned>(seed % 3)};
-    shape.arguments = static_cast<unsigned>(seed % 3);
-    shape.blocks = 1 + static_cast<unsigned>(seed % 4);
-    shape.structured = true;
-    const std::string text = random_program(seed, shape);
+    const std::string text = random_program(seed, small_structured_shape(seed));
     CAPTURE(text);
     const Module module = parse_and_verify(text, registry, "random.mlir");
     const auto tuples = input_tuples(module.functions[0], 10, 0, rng);

@@ -93,12 +93,7 @@ TEST_CASE("SCCP is sound through scf regions on random structured programs (brut
   std::mt19937_64 rng(20261124);
   std::size_t regions = 0;
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
-    ProgramShape shape;
-    shape.widths = {2 + static_cast<unsigned>(seed % 3)};
-    shape.arguments = static_cast<unsigned>(seed % 3);
-    shape.blocks = 1 + static_cast<unsigned>(seed % 4);
-    shape.structured = true;
-    const std::string text = random_program(seed, shape);
+    const std::string text = random_program(seed, small_structured_shape(seed));
     CAPTURE(text);
     const Module module = parse_and_verify(text, registry, "random.mlir");
     regions += module.functions[0].regions.size();
@@ -395,10 +390,7 @@ TEST_CASE("an unregistered op is opaque to SCCP: its results are unknown, its su
   return %z : i32
 }
 )";
-  OpAsmParser parser(source, registry, "u.mlir");
-  parser.allow_unregistered_ops();
-  Module module = parser.parse_module();
-  verify(module);
+  Module module = parse_and_verify(source, registry, "u.mlir", {.allow_unregistered_ops = true});
   Function& fn = module.functions[0];
   const SccpAnalysis sccp(fn, registry);
   CHECK(sccp.executable(1));
