@@ -43,6 +43,7 @@
 
 #include <kildall/ir.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
+#include <kildall/ir/analysis/interprocedural.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
 #include <kildall/ir/driver_plugin.hpp>
 
@@ -69,7 +70,8 @@ constexpr std::string_view usage_text =
     "\n"
     "OPTIONS:\n"
     "  --sccp                     Sparse conditional constant propagation, then fold constants and branches\n"
-    "  --int-range-optimizations  Fold arith.cmpi whose outcome integer range analysis decides\n"
+    "                             (whole module: private functions' arguments and call results follow the calls)\n"
+    "  --int-range-optimizations  Fold arith.cmpi whose outcome integer range analysis decides (whole module)\n"
     "  --dump-analysis=<name>     Print one line per SSA value instead of the module (sccp | int-range)\n"
     "  --debug-analysis           Trace every analysis step to stderr\n"
     "  --dot                      Print the CFG as Graphviz, each value with its state (sccp, or the\n"
@@ -418,32 +420,45 @@ FunctionStates analyse(const Module& module, const Function& fn, const std::stri
   return out;
 }
 
+/// Makes each function's analysis of a module-level solve with a tracing observer
+/// (`--debug-analysis`): every solve of every function is traced, iterations included.
+template <class Describe>
+struct TracedConstruction {
+  std::string_view what;  ///< "Inferring constant" / "Inferring ranges".
+  Describe describe;      ///< How a state is printed.
+  template <class Analysis, class L>
+  [[nodiscard]] Analysis make(const Function& fn, const OpRegistry& registry, const kildall::SolverOptions& options,
+                              const CallContext<L>& context) const {
+    TraceObserver<Describe> trace(fn, registry, what, describe);
+    return Analysis(fn, registry, options, context, trace);
+  }
+};
+
+/// Runs `--sccp` or `--int-range-optimizations` on the whole module, interprocedurally (as
+/// mlir-opt runs them on a `builtin.module`), rewriting each function with its final analysis.
 void run_pass(Module& module, const std::string& pass, bool debug) {
-  for (Function& fn : module.functions) {
-    if (fn.is_declaration()) continue;
-    if (pass == "sccp") {
-      const auto run = [&](const SccpAnalysis& analysis) {
-        check_converged(analysis.result().outcome(), module, fn);
-        (void)apply_sccp(fn, analysis);
-      };
-      if (debug) {
-        TraceObserver trace(fn, *module.registry, "Inferring constant", describe_constant);
-        run(SccpAnalysis(fn, *module.registry, solver_options(), trace));
-      } else {
-        run(SccpAnalysis(fn, *module.registry, solver_options()));
-      }
-    } else {
-      const auto run = [&](const IntRangeAnalysis& analysis) {
-        check_converged(analysis.result().outcome(), module, fn);
-        (void)apply_int_range_optimizations(fn, analysis);
-      };
-      if (debug) {
-        TraceObserver trace(fn, *module.registry, "Inferring ranges", describe_range);
-        run(IntRangeAnalysis(fn, module.registry, solver_options(), trace));
-      } else {
-        run(IntRangeAnalysis(fn, module.registry, solver_options()));
-      }
-    }
+  const OpRegistry& registry = *module.registry;
+  const auto stopped = [&](const auto& result) {
+    if (result.converged()) return;
+    const Function& fn = module.functions[*result.outcome.offending_node];
+    throw IrError(Diagnostic{module.source_name, fn.loc,
+                             "interprocedural analysis stopped at '@" + fn.name + "': " +
+                                 std::string(to_string(result.outcome.status))});
+  };
+  if (pass == "sccp") {
+    const auto rewrite = [&](std::uint32_t f, const SccpAnalysis& analysis) {
+      check_converged(analysis.result().outcome(), module, module.functions[f]);
+      (void)apply_sccp(module.functions[f], analysis);
+    };
+    if (debug) stopped(solve_module_sccp(module, registry, solver_options(), rewrite, TracedConstruction{"Inferring constant", describe_constant}));
+    else stopped(solve_module_sccp(module, registry, solver_options(), rewrite));
+  } else {
+    const auto rewrite = [&](std::uint32_t f, const IntRangeAnalysis& analysis) {
+      check_converged(analysis.result().outcome(), module, module.functions[f]);
+      (void)apply_int_range_optimizations(module.functions[f], analysis);
+    };
+    if (debug) stopped(solve_module_int_ranges(module, registry, solver_options(), rewrite, TracedConstruction{"Inferring ranges", describe_range}));
+    else stopped(solve_module_int_ranges(module, registry, solver_options(), rewrite));
   }
   verify(module);  // a pass must leave valid IR
 }

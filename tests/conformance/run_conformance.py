@@ -42,7 +42,12 @@ def functions(text):
 
 def summary(text):
     constants = set(re.findall(r'arith\.constant (?:\{[^}]*\} )?(-?\w+)(?: : (\w+))?', text))
-    ops = collections.Counter(re.findall(r'(?:=\s*|^\s*)((?:arith|scf|cf|func)\.\w+|return|"[\w.]+"(?=\())', text, re.M))
+    # The index dialect's constants (MLIR materializes its folds so) are the same facts.
+    constants |= {(value, 'index') for value in re.findall(r'index\.constant (-?\w+)', text)}
+    constants |= {(value, '') for value in re.findall(r'index\.bool\.constant (true|false)', text)}
+    ops = collections.Counter(re.findall(r'(?:=\s*|^\s*)((?:arith|scf|cf|func|index)\.[\w.]+|return|"[\w.]+"(?=\())', text, re.M))
+    for name in ('index.constant', 'index.bool.constant'):
+        ops.pop(name, None)
     ops['func.call'] += len(re.findall(r'(?:=\s*|^\s*)call @', text, re.M))
     for name in ('arith.constant', 'func.call'):
         if ops[name] == 0 or name == 'arith.constant':

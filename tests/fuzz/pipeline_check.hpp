@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <kildall/ir/analysis/int_range.hpp>
+#include <kildall/ir/analysis/interprocedural.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
 #include <kildall/ir/interpreter.hpp>
 #include <kildall/ir/module.hpp>
@@ -142,6 +143,32 @@ inline std::string rewrite(ir::Module& module, std::span<const Pass> passes, con
                            PipelineStats& stats) {
   for (const Pass pass : passes) {
     std::vector<bool> placed(module.functions.size(), false);
+    // SCCP and the ranges run on the whole module (interprocedurally), as kildall-opt runs them.
+    if (pass == Pass::sccp) {
+      std::string error;
+      const auto result = ir::solve_module_sccp(module, *module.registry, driver_solver_options(),
+                                                [&](std::uint32_t f, const ir::SccpAnalysis& analysis) {
+                                                  if (!analysis.result().converged()) error = "SCCP of @" + module.functions[f].name + " did not converge";
+                                                  const ir::SccpRewriteStats s = ir::apply_sccp(module.functions[f], analysis);
+                                                  stats.folded += s.values_replaced + s.branches_folded;
+                                                });
+      if (!result.converged()) return "interprocedural SCCP did not converge";
+      if (!error.empty()) return error;
+      ir::verify(module);
+      continue;
+    }
+    if (pass == Pass::int_range) {
+      std::string error;
+      const auto result = ir::solve_module_int_ranges(module, *module.registry, driver_solver_options(),
+                                                      [&](std::uint32_t f, const ir::IntRangeAnalysis& analysis) {
+                                                        if (!analysis.result().converged()) error = "int-range analysis of @" + module.functions[f].name + " did not converge";
+                                                        stats.folded += ir::apply_int_range_optimizations(module.functions[f], analysis);
+                                                      });
+      if (!result.converged()) return "interprocedural int-range analysis did not converge";
+      if (!error.empty()) return error;
+      ir::verify(module);
+      continue;
+    }
     for (std::size_t f = 0; f < module.functions.size(); ++f) {
       ir::Function& fn = module.functions[f];
       if (fn.is_declaration()) continue;
@@ -176,15 +203,6 @@ inline std::string rewrite(ir::Module& module, std::span<const Pass> passes, con
         stats.folded += placement.size();
         ++stats.placed_functions;
         placed[f] = true;
-      } else if (pass == Pass::sccp) {
-        const ir::SccpAnalysis analysis(fn, *module.registry, driver_solver_options());
-        if (!analysis.result().converged()) return "SCCP of @" + fn.name + " did not converge";
-        const ir::SccpRewriteStats s = ir::apply_sccp(fn, analysis);
-        stats.folded += s.values_replaced + s.branches_folded;
-      } else {
-        const ir::IntRangeAnalysis analysis(fn, nullptr, driver_solver_options());
-        if (!analysis.result().converged()) return "int-range analysis of @" + fn.name + " did not converge";
-        stats.folded += ir::apply_int_range_optimizations(fn, analysis);
       }
     }
     ir::verify(module);

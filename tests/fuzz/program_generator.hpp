@@ -14,7 +14,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <kildall/ir/op_registry.hpp>
 
 namespace kildall::fuzz {
 
@@ -26,6 +29,9 @@ struct ProgramLimits {
   unsigned max_ops_per_block = 6;   ///< Ops per block before the terminator.
   bool backward_branches = true;    ///< Loops (and irreducible cycles) allowed.
   bool calls = true;                ///< `func.call` between the module's functions.
+  /// Functions other than `@f0` are `private` half the time (interprocedural analyses then
+  /// propagate into their arguments). Off by default: it draws one more choice per function.
+  bool private_functions = false;
   bool wide_types = true;           ///< Widths up to 64 (else at most 8) and `index`.
   /// Values of type `!noisy.i32` (noisy.encode/add/sub/mul/decode, block
   /// arguments of that type): needs a registry with the noisy dialect.
@@ -45,6 +51,13 @@ namespace detail {
 inline constexpr unsigned noisy_width = 1000;
 
 /// Integer types as widths; 0 stands for `index` (64 bits), `noisy_width` for `!noisy.i32`.
+/// The `index` dialect's name for the `arith` op `arith_name` on `index` (e.g. "index.add").
+inline std::string_view index_spelling(const std::string& arith_name) {
+  for (const ir::IndexBinaryRecord& r : ir::index_binary_ops)
+    if (ir::binary_arith_ops[ir::code_of(r.meaning) - ir::code_of(ir::BuiltinOp::addi)].name == arith_name) return r.name;
+  return {};
+}
+
 inline std::string type_name(unsigned w) {
   if (w == noisy_width) return "!noisy.i32";
   return w == 0 ? std::string("index") : "i" + std::to_string(w);
@@ -123,7 +136,8 @@ class ProgramWriter {
       for (unsigned i = 0; i < n; ++i) block_args[b].push_back(pick(4) == 0 ? 1u : any_width());
     }
     std::vector<Value> global;
-    out_.text += "func.func @f" + std::to_string(f) + "(";
+    const bool is_private = limits_.private_functions && f != 0 && pick(2) == 0;
+    out_.text += std::string(is_private ? "func.func private @f" : "func.func @f") + std::to_string(f) + "(";
     for (std::size_t i = 0; i < sig.arguments.size(); ++i) {
       const std::string name = "%a" + std::to_string(i);
       out_.text += (i ? ", " : "") + name + ": " + type_name(sig.arguments[i]);
@@ -241,13 +255,21 @@ class ProgramWriter {
     const unsigned kind = static_cast<unsigned>(pick(limits_.calls ? 12 : 11));
     if (kind < 5) {
       const std::string x = value_of(w), y = value_of(w);
-      out_.text += "  " + name + " = arith." + binary[pick(std::size(binary))] + " " + x + ", " + y + " : " +
-                   type_name(w) + "\n";
+      const std::string op = binary[pick(std::size(binary))];
+      if (w == 0 && pick(2) == 0) {  // on `index`, half the time the index dialect's spelling
+        out_.text += "  " + name + " = " + std::string(index_spelling("arith." + op)) + " " + x + ", " + y + "\n";
+      } else {
+        out_.text += "  " + name + " = arith." + op + " " + x + ", " + y + " : " + type_name(w) + "\n";
+      }
       defined.push_back({name, w});
     } else if (kind < 7) {
       const std::string x = value_of(w), y = value_of(w);
-      out_.text += "  " + name + " = arith.cmpi " + predicates[pick(std::size(predicates))] + ", " + x + ", " + y +
-                   " : " + type_name(w) + "\n";
+      const std::string predicate = predicates[pick(std::size(predicates))];
+      if (w == 0 && pick(2) == 0) {
+        out_.text += "  " + name + " = index.cmp " + predicate + "(" + x + ", " + y + ")\n";
+      } else {
+        out_.text += "  " + name + " = arith.cmpi " + predicate + ", " + x + ", " + y + " : " + type_name(w) + "\n";
+      }
       defined.push_back({name, 1});
     } else if (kind == 7) {
       const std::string c = value_of(1), x = value_of(w), y = value_of(w);

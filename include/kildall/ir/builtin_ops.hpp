@@ -203,6 +203,7 @@ namespace detail {
   OpDefinition def;
   def.name = "arith.constant";
   def.format = OpFormat::constant;
+  def.constant_like = true;
   def.eval = [](const Function& fn, OpId op, std::span<const std::uint64_t>, std::span<std::uint64_t> out) {
     out[0] = fn.ops[op].imm;
     return EvalStatus::success();
@@ -459,3 +460,6 @@ namespace detail {
 }
 
 }  // namespace kildall::ir
+
+// The index dialect's records are built from these.
+#include <kildall/ir/index_ops.hpp>

@@ -64,6 +64,10 @@ enum class OpFormat : std::uint8_t {
   scf_while,    ///< `scf.while (%a = %x) : (T) -> R { ... } do { ^bb0(%b: R): ... }`.
   scf_yield,    ///< `scf.yield %a : T` (or nothing).
   scf_condition,  ///< `scf.condition(%c) %a : T`.
+  index_binary,   ///< `index.add %a, %b` -> one `index` (operands `index`).
+  index_compare,  ///< `index.cmp slt(%a, %b)` -> i1 (operands `index`).
+  index_constant,  ///< `index.constant 42` -> `index`.
+  bool_constant,   ///< `index.bool.constant true` -> i1.
 };
 
 /// What the interpreter reports for one op.
@@ -175,10 +179,16 @@ struct OpDefinition {
   bool may_terminate = false;
   /// For ops that own regions: how control flows through them (`scf.if`, `scf.for`, `scf.while`).
   RegionFlow region_flow;
+  /// True for an op without operands whose result is a constant it carries (MLIR's
+  /// `ConstantLike`: `arith.constant`, `index.constant`): rewrites leave it as it is.
+  bool constant_like = false;
 };
 
 /// The records of the built-in ops, indexed by `BuiltinOp` (defined in builtin_ops.hpp, which
 /// op_registry.hpp includes).
 [[nodiscard]] inline std::vector<OpDefinition> builtin_op_definitions();
+/// The records of the `index` dialect, registered after the built-ins (defined in index_ops.hpp,
+/// which op_registry.hpp includes).
+[[nodiscard]] inline std::vector<OpDefinition> index_op_definitions();
 
 }  // namespace kildall::ir

@@ -45,14 +45,15 @@ class OpRegistry {
   using NameMap = std::unordered_map<std::string, V, NameHash, std::equal_to<>>;
 
  public:
-  /// A registry with the built-in ops.
+  /// A registry with the built-in ops (codes `BuiltinOp`), then the `index` dialect's.
   OpRegistry() {
     for (OpDefinition& def : builtin_op_definitions()) add_op(std::move(def));
+    for (OpDefinition& def : index_op_definitions()) add_op(std::move(def));
     add_alias("return", code_of(BuiltinOp::return_));
     add_alias("call", code_of(BuiltinOp::call));
   }
 
-  /// A registry of the built-in ops only, shared (analyses given no registry use it).
+  /// A registry of the built-in and `index` ops only, shared (analyses given no registry use it).
   [[nodiscard]] static const OpRegistry& builtins() {
     static const OpRegistry registry;
     return registry;
@@ -176,5 +177,6 @@ struct RegionExit {
 
 }  // namespace kildall::ir
 
-// The built-in ops' records (their verify hooks spell types through a complete `OpRegistry`).
+// The built-in ops' records (their verify hooks spell types through a complete `OpRegistry`), and
+// through them the index dialect's.
 #include <kildall/ir/builtin_ops.hpp>

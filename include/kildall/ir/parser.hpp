@@ -997,10 +997,7 @@ class OpAsmParser {
         return;
       }
       case OpFormat::compare: {
-        const Token p = expect(TokenKind::bare_identifier, "a comparison predicate");
-        const auto predicate = parse_predicate(p.text);
-        if (!predicate) error(p.loc, "unknown comparison predicate " + quote_source(p.text));
-        s.imm = static_cast<std::uint64_t>(*predicate);
+        s.imm = parse_predicate_word();
         expect(TokenKind::comma, "','");
         const auto refs = parse_operands_of(def, 2);
         s.attributes = parse_optional_attribute_dictionary();
@@ -1008,6 +1005,39 @@ class OpAsmParser {
         const Type t = parse_type();
         resolve_operand(refs[0], t, s);
         resolve_operand(refs[1], t, s);
+        s.result_types.push_back(Type::i1());
+        return;
+      }
+      case OpFormat::index_binary: {
+        const auto refs = parse_operands_of(def, 2);
+        s.attributes = parse_optional_attribute_dictionary();
+        resolve_operand(refs[0], Type::index(), s);
+        resolve_operand(refs[1], Type::index(), s);
+        s.result_types.push_back(Type::index());
+        return;
+      }
+      case OpFormat::index_compare: {
+        s.imm = parse_predicate_word();
+        expect(TokenKind::l_paren, "'(' and the compared values");
+        const auto refs = parse_operands_of(def, 2);
+        expect(TokenKind::r_paren, "')'");
+        s.attributes = parse_optional_attribute_dictionary();
+        resolve_operand(refs[0], Type::index(), s);
+        resolve_operand(refs[1], Type::index(), s);
+        s.result_types.push_back(Type::i1());
+        return;
+      }
+      case OpFormat::index_constant:
+        s.imm = parse_integer(Type::index());
+        s.attributes = parse_optional_attribute_dictionary();
+        s.result_types.push_back(Type::index());
+        return;
+      case OpFormat::bool_constant: {
+        const Token word = token_;
+        if (!consume_keyword_if("true") && !consume_keyword_if("false"))
+          error(word.loc, "expected 'true' or 'false', found " + quote(word));
+        s.imm = word.text == "true" ? 1 : 0;
+        s.attributes = parse_optional_attribute_dictionary();
         s.result_types.push_back(Type::i1());
         return;
       }
@@ -1101,6 +1131,14 @@ class OpAsmParser {
   }
 
   /// Reads `%a, %b, ...` and checks there are exactly `count` of them.
+  /// Reads a comparison predicate (`slt`, ...) and returns its `CmpPredicate` number.
+  std::uint64_t parse_predicate_word() {
+    const Token p = expect(TokenKind::bare_identifier, "a comparison predicate");
+    const auto predicate = parse_predicate(p.text);
+    if (!predicate) error(p.loc, "unknown comparison predicate " + quote_source(p.text));
+    return static_cast<std::uint64_t>(*predicate);
+  }
+
   std::vector<UnresolvedOperand> parse_operands_of(const OpDefinition& def, std::size_t count) {
     std::vector<UnresolvedOperand> refs;
     if (token_.kind == TokenKind::percent_identifier) {

@@ -388,6 +388,26 @@ class OpAsmPrinter {
         *this << " : ";
         print_type(type_of(operands[0]));
         return;
+      case OpFormat::index_binary:
+        *this << " ";
+        print_operands(operands);
+        print_attributes();
+        return;
+      case OpFormat::index_compare:
+        *this << " " << predicate_name(static_cast<CmpPredicate>(o.imm)) << "(";
+        print_operands(operands);
+        *this << ")";
+        print_attributes();
+        return;
+      case OpFormat::index_constant:
+        *this << " ";
+        print_signed(static_cast<std::int64_t>(o.imm));
+        print_attributes();
+        return;
+      case OpFormat::bool_constant:
+        *this << ((o.imm & 1) ? " true" : " false");
+        print_attributes();
+        return;
       case OpFormat::select:
         *this << " ";
         print_operands(operands);

@@ -21,13 +21,16 @@
 /// `arith.cmpi` whose outcome the operand ranges decide is replaced by a
 /// constant `true`/`false`.
 
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 #include <memory>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <kildall/ir/analysis/call_context.hpp>
 #include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
@@ -46,14 +49,21 @@ class IntRangeProblem {
   using lattice_type = Interval;
 
   /// Ranges of the function of `shape`, whose ops are defined in `registry` (the built-in ops
-  /// only when null). Both must outlive the problem.
-  explicit IntRangeProblem(const FunctionShape& shape, const OpRegistry* registry = nullptr)
-      : shape_(&shape), fn_(&shape.function()), registry_(registry ? registry : &OpRegistry::builtins()) {}
+  /// only when null); with a `context`, its arguments and the results of its calls are the
+  /// module's summaries (interprocedural.hpp). All three must outlive the problem.
+  explicit IntRangeProblem(const FunctionShape& shape, const OpRegistry* registry = nullptr,
+                           const CallContext<Interval>* context = nullptr)
+      : shape_(&shape), fn_(&shape.function()), registry_(registry ? registry : &OpRegistry::builtins()),
+        context_(context) {}
 
   /// The analysis width of `v`'s type (`OpRegistry::bit_width`).
   [[nodiscard]] unsigned width_of(ValueId v) const { return registry_->bit_width(fn_->values[v].type); }
-  /// Function arguments may be anything.
-  [[nodiscard]] Interval boundary(ValueId v) const { return Interval::full(width_of(v)); }
+  /// Function arguments may be anything, or are what the calls pass (with a context).
+  [[nodiscard]] Interval boundary(ValueId v) const {
+    if (context_ != nullptr)
+      if (const SummaryState<Interval>* s = context_->argument(*fn_, v)) return s->value_or(Interval::empty(width_of(v)));
+    return Interval::full(width_of(v));
+  }
 
   /// An edge of a `cf.cond_br` is executable when the condition's range allows its side.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<Interval> branch) const {
@@ -70,6 +80,8 @@ class IntRangeProblem {
       if (operand_states.size() != 3) return Interval::full(width_of(v));
       return infer_induction_variable(operand_states[0], operand_states[1], operand_states[2]);
     }
+    if (context_ != nullptr)  // a call to a function of the module: what it returns
+      if (const SummaryState<Interval>* s = context_->call_result(fn, v)) return s->value_or(Interval::empty(width_of(v)));
     const OpId op = fn.values[v].owner;
     const OpCode code = fn.ops[op].code;
     const RangeHook* infer = code < registry_->op_count() ? &registry_->op(code).infer_ranges : nullptr;
@@ -84,6 +96,7 @@ class IntRangeProblem {
   const FunctionShape* shape_;
   const Function* fn_;
   const OpRegistry* registry_;
+  const CallContext<Interval>* context_;  // null: per function
 };
 
 /// The integer range result of one function.
@@ -95,11 +108,24 @@ class IntRangeAnalysis {
   /// Runs the analysis on `fn`, whose ops are defined in `registry` (the built-in ops only
   /// when null); `observer` sees every visit.
   template <class Observer = NoObserver>
+    requires(!std::same_as<std::remove_cvref_t<Observer>, CallContext<Interval>>)
   IntRangeAnalysis(const Function& fn, const OpRegistry* registry = nullptr, const SolverOptions& options = {},
                    Observer&& observer = Observer{})
       : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn, registry ? *registry : OpRegistry::builtins())),
         problem_(std::make_unique<IntRangeProblem>(*shape_, registry)),
         result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
+
+  /// Runs the analysis on `fn` as one function of its module: its arguments and call results
+  /// are `context`'s (interprocedural.hpp), which must outlive the construction.
+  template <class Observer = NoObserver>
+  IntRangeAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options,
+                   const CallContext<Interval>& context, Observer&& observer = Observer{})
+      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn, registry)),
+        problem_(std::make_unique<IntRangeProblem>(*shape_, &registry, &context)),
+        result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
+
+  /// The lattice.
+  using lattice_type = Interval;
 
   /// The range of `v`, or nullptr when uninitialized (dead or never computed).
   [[nodiscard]] const Interval* lookup(ValueId v) const { return result_.lookup(v); }

@@ -29,6 +29,8 @@
 /// `cf.br`. Blocks found dead are left in place (as MLIR's SCCP does).
 
 #include <algorithm>
+#include <concepts>
+#include <type_traits>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -38,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include <kildall/ir/analysis/call_context.hpp>
 #include <kildall/ir/arith.hpp>
 #include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
@@ -102,16 +105,24 @@ class SccpProblem {
   /// The lattice.
   using lattice_type = ConstantState;
 
-  /// SCCP of the function of `shape`, whose ops are defined in `registry` (both must outlive the problem).
-  SccpProblem(const FunctionShape& shape, const OpRegistry& registry)
-      : shape_(&shape), fn_(&shape.function()), registry_(&registry), forwarded_(forwarded_values(shape.function())) {
+  /// SCCP of the function of `shape`, whose ops are defined in `registry`; with a `context`, its
+  /// arguments and the results of its calls are the module's summaries (interprocedural.hpp).
+  /// All three must outlive the problem.
+  SccpProblem(const FunctionShape& shape, const OpRegistry& registry,
+              const CallContext<ConstantState>* context = nullptr)
+      : shape_(&shape), fn_(&shape.function()), registry_(&registry), context_(context),
+        forwarded_(forwarded_values(shape.function())) {
     if (forwarded_.empty()) return;
     has_forwarded_.assign(fn_->values.size(), false);
     for (const auto& [v, to] : forwarded_) has_forwarded_[v] = true;
   }
 
-  /// Function arguments are unknown.
-  [[nodiscard]] ConstantState boundary(ValueId) const { return ConstantState::top(); }
+  /// Function arguments are unknown, or what the calls pass (with a context).
+  [[nodiscard]] ConstantState boundary(ValueId v) const {
+    if (context_ != nullptr)
+      if (const SummaryState<ConstantState>* s = context_->argument(*fn_, v)) return s->value_or(ConstantState::bottom());
+    return ConstantState::top();
+  }
 
   /// The value `v` always equals by a look-through identity (`forwarded_values`), read after its operands.
   [[nodiscard]] std::span<const ValueId> extra_operands(ValueId v) const {
@@ -141,6 +152,8 @@ class SccpProblem {
     const OpId op = value.owner;
     const OpData& o = fn.ops[op];
     const OpDefinition& def = registry_->op(o.code);
+    if (context_ != nullptr)  // a call to a function of the module: what it returns
+      if (const SummaryState<ConstantState>* s = context_->call_result(fn, v)) return s->value_or(ConstantState::bottom());
     if (!def.eval || def.terminator) return ConstantState::top();  // opaque: calls, ops without semantics
     // The op's own operands (a trailing extra one is the forwarded value's state).
     const std::size_t count = std::min<std::size_t>(operands.size(), fn.regular_operand_count(op));
@@ -194,6 +207,7 @@ class SccpProblem {
   const FunctionShape* shape_;
   const Function* fn_;
   const OpRegistry* registry_;
+  const CallContext<ConstantState>* context_;            // null: per function
   std::vector<std::pair<ValueId, ValueId>> forwarded_;  // (value, what it equals), by value
   std::vector<bool> has_forwarded_;                      // by value: has an entry in `forwarded_`
 };
@@ -204,12 +218,26 @@ class SccpAnalysis {
   /// The solver result type.
   using Result = SparseResult<FunctionShape, ConstantState>;
 
-  /// Runs SCCP on `fn` (ops from `registry`); `observer` sees every solver visit.
+  /// Runs SCCP on `fn` (ops from `registry`), per function: arguments and call results
+  /// unknown; `observer` sees every solver visit.
   template <class Observer = NoObserver>
+    requires(!std::same_as<std::remove_cvref_t<Observer>, CallContext<ConstantState>>)
   SccpAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options = {},
                Observer&& observer = Observer{})
       : fn_(&fn), registry_(&registry), shape_(std::make_unique<FunctionShape>(fn, registry)), problem_(std::make_unique<SccpProblem>(*shape_, registry)),
         result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
+
+  /// Runs SCCP on `fn` as one function of its module: its arguments and call results are
+  /// `context`'s (interprocedural.hpp), which must outlive the construction.
+  template <class Observer = NoObserver>
+  SccpAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options,
+               const CallContext<ConstantState>& context, Observer&& observer = Observer{})
+      : fn_(&fn), registry_(&registry), shape_(std::make_unique<FunctionShape>(fn, registry)),
+        problem_(std::make_unique<SccpProblem>(*shape_, registry, &context)),
+        result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
+
+  /// The lattice.
+  using lattice_type = ConstantState;
 
   /// The state of `v`, or nullptr when uninitialized.
   [[nodiscard]] const ConstantState* lookup(ValueId v) const { return result_.lookup(v); }
@@ -299,7 +327,7 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
     }
     for (OpId op = 0; op < op_count; ++op) {
       const OpData& o = fn.ops[op];
-      if (o.erased || !analysis.executable(o.block) || is(o.code, BuiltinOp::constant)) continue;
+      if (o.erased || !analysis.executable(o.block) || analysis.registry().op(o.code).constant_like) continue;
       if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) continue;  // folded in place
       for (std::uint32_t r = 0; r < o.result_count; ++r) new_names += analysis.constant(o.result_begin + r) ? 1 : 0;
     }
@@ -337,7 +365,7 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
   for (OpId op = 0; op < op_count; ++op) {
     const OpData o = fn.ops[op];
     if (o.erased || !analysis.executable(o.block)) continue;
-    if (o.result_count == 0 || is(o.code, BuiltinOp::constant)) continue;
+    if (o.result_count == 0 || analysis.registry().op(o.code).constant_like) continue;
     const bool owns_regions = analysis.registry().op(o.code).region_flow.described();
     if (o.result_count == 1 && !is(o.code, BuiltinOp::call) && !owns_regions) {
       // The op becomes the constant in place: same result value, name and position, so no new

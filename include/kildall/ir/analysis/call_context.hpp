@@ -1,0 +1,108 @@
+#pragma once
+/// \file
+/// The calls of a reference-IR module as the call-graph solver sees them
+/// (`ModuleCallGraph`, a `kildall::CallGraphShape`), and what that solver
+/// tells the analysis of one function (`CallContext`): the states of its
+/// arguments, and of the results of each call to a function of the module.
+/// SCCP and the integer ranges read a context when they are given one
+/// (module level, interprocedural.hpp); without one they are per function:
+/// arguments and call results unknown.
+///
+/// Roots are the public functions with a body: code outside the module may
+/// call them with anything. A `private` or `nested` function is called only
+/// from the module, so its arguments are what its calls pass. A call to a
+/// declaration (no body) is opaque.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/solver/call_graph.hpp>
+
+namespace kildall::ir {
+
+/// The interprocedural facts one function's analysis reads (views into the call-graph
+/// solver's summaries, valid while it solves).
+template <class L>
+struct CallContext {
+  /// The function's arguments' states (nothing yet: bottom).
+  std::span<const SummaryState<L>> arguments;
+  /// By function of the module: its results' states.
+  const std::vector<std::vector<SummaryState<L>>>* callee_results = nullptr;
+  /// By op of the function: the function of the module it calls, or `no_index`.
+  std::span<const std::uint32_t> callee_of_op;
+
+  /// For an argument of `fn`'s entry block: its summary state; nullptr for any other value.
+  [[nodiscard]] const SummaryState<L>* argument(const Function& fn, ValueId v) const {
+    const ValueData& data = fn.values[v];
+    if (!data.is_block_argument || data.owner != 0 || data.position >= arguments.size()) return nullptr;
+    return &arguments[data.position];
+  }
+  /// For a result of a call to a function of the module: the callee's summary of that result;
+  /// nullptr for any other value.
+  [[nodiscard]] const SummaryState<L>* call_result(const Function& fn, ValueId v) const {
+    const ValueData& data = fn.values[v];
+    if (data.is_block_argument || data.owner >= callee_of_op.size() || callee_results == nullptr) return nullptr;
+    const std::uint32_t callee = callee_of_op[data.owner];
+    if (callee == no_index) return nullptr;
+    const auto& results = (*callee_results)[callee];
+    return data.position < results.size() ? &results[data.position] : nullptr;
+  }
+};
+
+/// The functions of a module and who calls whom (models `kildall::CallGraphShape<L>`).
+template <class L>
+class ModuleCallGraph {
+ public:
+  /// The state a root's argument of type `t` may have (top of `t`).
+  using UnknownState = std::function<L(Type)>;
+
+  /// The calls of `module` (which must outlive the graph and not change while it is used).
+  ModuleCallGraph(const Module& module, UnknownState unknown) : module_(&module), unknown_(std::move(unknown)) {
+    const auto n = static_cast<std::uint32_t>(module.functions.size());
+    callee_of_op_.resize(n);
+    calls_procedures_.assign(n, false);
+    for (std::uint32_t f = 0; f < n; ++f) {
+      const Function& fn = module.functions[f];
+      callee_of_op_[f].assign(fn.ops.size(), no_index);
+      for (OpId op = 0; op < fn.ops.size(); ++op) {
+        if (fn.ops[op].erased || !is(fn.ops[op].code, BuiltinOp::call)) continue;
+        const auto callee = module.find_function(fn.arena_string(fn.ops[op].imm, fn.ops[op].aux));
+        if (!callee || module.functions[*callee].is_declaration()) continue;
+        callee_of_op_[f][op] = *callee;
+        calls_procedures_[f] = true;
+      }
+    }
+  }
+
+  /// Number of functions.
+  [[nodiscard]] std::size_t procedure_count() const { return module_->functions.size(); }
+  /// A public function with a body: outside code may call it.
+  [[nodiscard]] bool is_root(std::uint32_t f) const {
+    const Function& fn = module_->functions[f];
+    return !fn.is_declaration() && fn.visibility == Visibility::public_;
+  }
+  /// Number of arguments of function `f`.
+  [[nodiscard]] std::size_t argument_count(std::uint32_t f) const { return module_->functions[f].argument_types.size(); }
+  /// Number of results of function `f`.
+  [[nodiscard]] std::size_t result_count(std::uint32_t f) const { return module_->functions[f].result_types.size(); }
+  /// The state of argument `a` of root `f`: anything of its type.
+  [[nodiscard]] L unknown_argument(std::uint32_t f, std::uint32_t a) const {
+    return unknown_(module_->functions[f].argument_types[a]);
+  }
+  /// By op of function `f`: the function it calls, or `no_index` (not a call, or a declaration's).
+  [[nodiscard]] std::span<const std::uint32_t> callee_of_op(std::uint32_t f) const { return callee_of_op_[f]; }
+  /// Whether function `f` calls a function of the module that has a body.
+  [[nodiscard]] bool calls_procedures(std::uint32_t f) const { return calls_procedures_[f]; }
+
+ private:
+  const Module* module_;
+  UnknownState unknown_;
+  std::vector<std::vector<std::uint32_t>> callee_of_op_;
+  std::vector<bool> calls_procedures_;
+};
+
+}  // namespace kildall::ir

@@ -1,0 +1,218 @@
+// Tests of kildall/ir/analysis/interprocedural.hpp (module-level SCCP and integer ranges); oracle: the interpreter, running only the public functions (the calls they make are the only ones a private function sees) on random modules with private functions, recursion and loops: every value seen must lie in its state, every block run must be executable, and the module-level rewrites must keep every public function's results; plus the constants only the call graph can prove, confirmed by the interpreter.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <kildall/ir/analysis/interprocedural.hpp>
+#include <kildall/ir/printer.hpp>
+#include <kildall/ir/verifier.hpp>
+
+#include "../../fuzz/program_generator.hpp"
+#include "../random_programs.hpp"
+
+using namespace kildall::ir;
+using kildall::Interval;
+
+namespace {
+
+/// What the interpreter saw when running the public functions of a module.
+struct Seen {
+  std::vector<std::vector<std::set<std::uint64_t>>> values;  // by function, by value
+  std::vector<std::vector<bool>> blocks;                     // by function, by block
+  std::vector<std::vector<std::vector<std::uint64_t>>> inputs;  // by public function
+  std::vector<std::vector<ExecResult>> results;                 // by public function
+};
+
+Seen run_public_functions(const Module& m, std::mt19937_64& rng) {
+  Seen seen;
+  const std::size_t n = m.functions.size();
+  seen.values.resize(n);
+  seen.blocks.resize(n);
+  seen.inputs.resize(n);
+  seen.results.resize(n);
+  for (std::size_t f = 0; f < n; ++f) {
+    seen.values[f].resize(m.functions[f].values.size());
+    seen.blocks[f].assign(m.functions[f].blocks.size(), false);
+  }
+  InterpreterOptions options;
+  options.max_steps = 20'000;
+  options.on_value = [&](std::uint32_t f, ValueId v, std::uint64_t bits) { seen.values[f][v].insert(bits); };
+  options.on_block = [&](std::uint32_t f, BlockId b) { seen.blocks[f][b] = true; };
+  const Interpreter interpreter(m);
+  for (std::uint32_t f = 0; f < n; ++f) {
+    const Function& fn = m.functions[f];
+    if (fn.is_declaration() || fn.visibility != Visibility::public_) continue;
+    seen.inputs[f] = testing::input_tuples(fn, 10, 12, rng);
+    for (const auto& args : seen.inputs[f]) seen.results[f].push_back(interpreter.run(f, args, options));
+  }
+  return seen;
+}
+
+/// The final states of one module-level analysis, kept per function.
+template <class L>
+struct FinalStates {
+  std::vector<std::vector<std::optional<L>>> values;  // by function (empty: not reached)
+  std::vector<std::vector<bool>> executable;
+  template <class Analysis>
+  void keep(std::uint32_t f, const Analysis& analysis) {
+    const Function& fn = analysis.function();
+    values[f].resize(fn.values.size());
+    executable[f].resize(fn.blocks.size());
+    for (ValueId v = 0; v < fn.values.size(); ++v)
+      if (const L* s = analysis.lookup(v)) values[f][v] = *s;
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) executable[f][b] = analysis.executable(b);
+  }
+};
+
+template <class L>
+std::string unsound(const Module& m, const Seen& seen, const FinalStates<L>& states, bool (*holds)(const L&, std::uint64_t)) {
+  for (std::uint32_t f = 0; f < m.functions.size(); ++f) {
+    const Function& fn = m.functions[f];
+    bool ran = false;
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) ran = ran || seen.blocks[f][b];
+    if (!ran) continue;
+    if (states.values[f].empty()) return "@" + fn.name + " ran but was not analysed";
+    for (BlockId b = 0; b < fn.blocks.size(); ++b)
+      if (seen.blocks[f][b] && !states.executable[f][b])
+        return "block " + std::to_string(b) + " of @" + fn.name + " ran but is not executable";
+    for (ValueId v = 0; v < fn.values.size(); ++v) {
+      if (seen.values[f][v].empty() || !fn.values[v].type.is_integer_like()) continue;
+      const std::optional<L>& s = states.values[f][v];
+      if (!s) return "%" + std::string(fn.value_name(v)) + " of @" + fn.name + " was computed but is uninitialized";
+      for (const std::uint64_t bits : seen.values[f][v])
+        if (!holds(*s, bits))
+          return "%" + std::string(fn.value_name(v)) + " of @" + fn.name + " took " + std::to_string(bits) +
+                 " outside its state";
+    }
+  }
+  return "";
+}
+
+bool constant_holds(const ConstantState& s, std::uint64_t bits) { return !s.is_constant() || s.constant() == bits; }
+bool range_holds(const Interval& s, std::uint64_t bits) { return s.contains(bits); }
+
+}  // namespace
+
+TEST_CASE("module-level SCCP and ranges are sound for every call the public functions make, and their rewrites keep the results") {
+  const OpRegistry registry;
+  kildall::fuzz::ProgramLimits limits;
+  limits.max_functions = 5;
+  limits.private_functions = true;
+  std::size_t privates_reached = 0, constants = 0;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    std::mt19937_64 rng(seed);
+    const kildall::fuzz::GeneratedProgram program = kildall::fuzz::generate_program(rng, limits);
+    CAPTURE(program.text);
+    const Module m = parse_and_verify(program.text, registry, "random.mlir");
+    const Seen seen = run_public_functions(m, rng);
+    FinalStates<ConstantState> constant_states{std::vector<std::vector<std::optional<ConstantState>>>(m.functions.size()),
+                                               std::vector<std::vector<bool>>(m.functions.size())};
+    FinalStates<Interval> range_states{std::vector<std::vector<std::optional<Interval>>>(m.functions.size()),
+                                       std::vector<std::vector<bool>>(m.functions.size())};
+    const auto sccp = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+      constant_states.keep(f, a);
+    });
+    kildall::SolverOptions narrowing;
+    narrowing.narrowing_passes = 2;
+    const auto ranges = solve_module_int_ranges(m, registry, narrowing, [&](std::uint32_t f, const IntRangeAnalysis& a) {
+      range_states.keep(f, a);
+    });
+    REQUIRE(sccp.converged());
+    REQUIRE(ranges.converged());
+    for (std::uint32_t f = 0; f < m.functions.size(); ++f) {
+      if (m.functions[f].visibility != Visibility::private_ || !sccp.reached[f]) continue;
+      ++privates_reached;
+      for (const auto& s : constant_states.values[f]) constants += s && s->is_constant();
+    }
+    CHECK(unsound(m, seen, constant_states, constant_holds) == "");
+    CHECK(unsound(m, seen, range_states, range_holds) == "");
+    // The rewrites, as `kildall-opt --sccp` / `--int-range-optimizations` run them.
+    for (const bool use_sccp : {true, false}) {
+      Module rewritten = parse_and_verify(program.text, registry, "random.mlir");
+      if (use_sccp) {
+        (void)solve_module_sccp(rewritten, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+          (void)apply_sccp(rewritten.functions[f], a);
+        });
+      } else {
+        (void)solve_module_int_ranges(rewritten, registry, narrowing, [&](std::uint32_t f, const IntRangeAnalysis& a) {
+          (void)apply_int_range_optimizations(rewritten.functions[f], a);
+        });
+      }
+      verify(rewritten);
+      const Module reparsed = parse_and_verify(print_module(rewritten), registry, "rewritten.mlir");
+      const Interpreter after(reparsed);
+      InterpreterOptions more;
+      more.max_steps = 40'000;
+      for (std::uint32_t f = 0; f < m.functions.size(); ++f)
+        for (std::size_t i = 0; i < seen.results[f].size(); ++i) {
+          if (seen.results[f][i].status != ExecStatus::returned) continue;
+          const ExecResult r = after.run(f, seen.inputs[f][i], more);
+          if (r.status != ExecStatus::returned || r.results != seen.results[f][i].results)
+            FAIL_CHECK((use_sccp ? "--sccp" : "--int-range-optimizations") << " changed @" << m.functions[f].name
+                                                                          << "\n" << print_module(rewritten));
+        }
+    }
+  }
+  MESSAGE("private functions reached: " << privates_reached << ", constants in them: " << constants);
+  CHECK(privates_reached > 60);  // the generated modules did exercise private callees
+  CHECK(constants > 100);
+}
+
+TEST_CASE("constants that only the call graph proves: through arguments, results and recursion") {
+  const OpRegistry registry;
+  const char* const text = R"(func.func private @callee(%x: i32, %flag: i1) -> i32 {
+  %one = arith.constant 1 : i32
+  cf.cond_br %flag, ^stop, ^again
+^stop:
+  return %x : i32
+^again:
+  %r = func.call @callee(%x, %flag) : (i32, i1) -> i32
+  %s = arith.muli %r, %one : i32
+  return %s : i32
+}
+func.func private @never_called(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func @caller(%unknown: i32) -> (i32, i32) {
+  %c7 = arith.constant 7 : i32
+  %true = arith.constant true
+  %a = func.call @callee(%c7, %true) : (i32, i1) -> i32
+  %b = func.call @callee(%c7, %true) : (i32, i1) -> i32
+  %sum = arith.addi %a, %b : i32
+  return %sum, %unknown : i32, i32
+}
+)";
+  const Module m = parse_and_verify(text, registry, "calls.mlir");
+  const std::uint32_t caller = *m.find_function("caller"), callee = *m.find_function("callee");
+  std::vector<std::optional<std::uint64_t>> module_level(m.functions[caller].values.size());
+  bool again_executable = true;
+  const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+    if (f == caller)
+      for (ValueId v = 0; v < module_level.size(); ++v) module_level[v] = a.constant(v);
+    if (f == callee) again_executable = a.executable(2);
+  });
+  REQUIRE(result.converged());
+  CHECK_FALSE(result.reached[*m.find_function("never_called")]);
+  CHECK_FALSE(again_executable);  // %flag is true at every call
+  const Function& fn = m.functions[caller];
+  const ValueId sum = fn.operands_of(fn.terminator(0))[0];
+  // The interpreter: @caller returns 14 whatever its argument.
+  const Interpreter interpreter(m);
+  for (const std::uint64_t x : {0u, 5u, 0xffffffffu}) CHECK(interpreter.run(caller, std::vector<std::uint64_t>{x}).results[0] == 14);
+  CHECK(module_level[sum] == std::optional<std::uint64_t>(14));
+  // Per function, the call results (and so the sum) are unknown.
+  const SccpAnalysis alone(fn, registry);
+  CHECK_FALSE(alone.constant(sum).has_value());
+  // The integer ranges agree: [14, 14].
+  std::optional<Interval> range;
+  (void)solve_module_int_ranges(m, registry, {}, [&](std::uint32_t f, const IntRangeAnalysis& a) {
+    if (f == caller) range = *a.lookup(sum);
+  });
+  REQUIRE(range.has_value());
+  CHECK(*range == Interval::constant(32, 14));
+}
