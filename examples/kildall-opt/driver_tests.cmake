@@ -27,7 +27,7 @@ kildall_opt_test(kildall_opt_timing ARGS --timing --sccp --int-range-optimizatio
                  STDERR_REGEX "Total Execution Time: [0-9.]+ seconds.*\\(100\\.0%\\)  Total")
 kildall_opt_test(kildall_opt_timing_rows ARGS --timing --sccp --int-range-optimizations @EXAMPLES@/constants.mlir
                  -o @WORK@/out.mlir EXPECT_EXIT 0 OUTPUT_FILE @WORK@/out.mlir
-                 STDERR_REGEX "%\\)  Parser\n.*%\\)  SCCP\n.*%\\)  IntRangeOptimizations\n.*%\\)  Output\n.*%\\)  Total\n")
+                 STDERR_REGEX "%\\)  Parser\n.*%\\)  'func.func' Pipeline\n.*%\\)    SCCP\n.*%\\)    IntRangeOptimizations\n.*%\\)  Output\n.*%\\)  Rest\n.*%\\)  Total\n")
 kildall_opt_test(kildall_opt_help ARGS --help EXPECT_EXIT 0)
 
 # Every malformed input: exact diagnostic, exit code 1, no output file created,
