@@ -47,13 +47,14 @@ class ThreadPool {
   template <class Body>
   void for_each_index(std::size_t count, Body&& body) {
     std::vector<std::exception_ptr> errors(count);
-    Loop loop{count, [&](std::size_t i) {
-                try {
-                  body(i);
-                } catch (...) {
-                  errors[i] = std::current_exception();
-                }
-              }};
+    const auto guarded = [&](std::size_t i) {
+      try {
+        body(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    };
+    Loop loop(count, guarded);  // holds the address of `guarded`, which outlives it
     if (workers_.empty() || count <= 1) {
       for (std::size_t i = 0; i < count; ++i) loop.run(i);
     } else {
@@ -76,12 +77,13 @@ class ThreadPool {
   // A type-erased loop body (no <functional> in the core).
   struct Loop {
     template <class F>
-    Loop(std::size_t n, F&& f) : count(n), context(&f), call([](void* c, std::size_t i) { (*static_cast<F*>(c))(i); }) {}
+    Loop(std::size_t n, const F& f)
+        : count(n), context(&f), call([](const void* c, std::size_t i) { (*static_cast<const F*>(c))(i); }) {}
     void run(std::size_t i) const { call(context, i); }
     std::size_t count;
     std::atomic<std::size_t> next{0};
-    void* context;
-    void (*call)(void*, std::size_t);
+    const void* context;
+    void (*call)(const void*, std::size_t);
   };
 
   static void drain(Loop& loop) {
