@@ -213,8 +213,10 @@ inline void print_elements(const std::vector<PipelineElement>& elements, std::st
         if (!e.options[o].has_value) continue;
         out += '=';
         const std::string& v = e.options[o].value;
-        const bool plain = !v.empty() && v.find_first_of(" {}\"") == std::string::npos;
-        out += plain ? v : (v.find('"') == std::string::npos ? '"' + v + '"' : '{' + v + '}');
+        if (!v.empty() && v.find_first_of(" {}\"=,()") == std::string::npos) out += v;     // plain
+        else if (v.find_first_of("{}=") != std::string::npos || v.find('"') != std::string::npos)
+          out += '{' + v + '}';  // a nested option list, or a value with quotes
+        else out += '"' + v + '"';
       }
       out += '}';
     }
