@@ -57,18 +57,20 @@ kildall_opt_test(kildall_opt_single_dash ARGS -sccp @EXAMPLES@/constants.mlir EX
                  EXPECT_STDOUT expected/constants.sccp.mlir)
 kildall_opt_test(kildall_opt_pass_pipeline ARGS "--pass-pipeline=builtin.module(func.func(sccp))"
                  @EXAMPLES@/constants.mlir EXPECT_EXIT 0 EXPECT_STDOUT expected/constants.sccp.mlir)
-kildall_opt_test(kildall_opt_pass_pipeline_separate ARGS -pass-pipeline "func.func(sccp)" @EXAMPLES@/constants.mlir
-                 EXPECT_EXIT 0 EXPECT_STDOUT expected/constants.sccp.mlir)
+kildall_opt_test(kildall_opt_pass_pipeline_separate ARGS -pass-pipeline "builtin.module(sccp)"
+                 @EXAMPLES@/constants.mlir EXPECT_EXIT 0 EXPECT_STDOUT expected/constants.sccp.mlir)
+kildall_opt_test(kildall_opt_pass_pipeline_unanchored ARGS "--pass-pipeline=func.func(sccp)" @EXAMPLES@/constants.mlir
+                 EXPECT_EXIT 1 STDERR_REGEX "--pass-pipeline:1:1: error: can't run 'func.func' on 'builtin.module': anchor the pipeline, as in 'builtin.module\\(func.func\\(...\\)\\)'")
 kildall_opt_test(kildall_opt_pass_pipeline_unbalanced ARGS "--pass-pipeline=builtin.module(func.func(sccp)"
                  @EXAMPLES@/constants.mlir -o @WORK@/out.mlir EXPECT_EXIT 1 OUTPUT_FILE @WORK@/out.mlir
                  STDERR_REGEX "^kildall-opt: error: --pass-pipeline:1:15: error: encountered unbalanced parentheses while parsing pipeline\n  builtin.module\\(func.func\\(sccp\\)\n                \\^\n$")
 kildall_opt_test(kildall_opt_pass_pipeline_unknown_pass ARGS "--pass-pipeline=builtin.module(func.func(scp))"
                  @EXAMPLES@/constants.mlir EXPECT_EXIT 1
                  STDERR_REGEX "1:26: error: 'scp' does not refer to a registered pass")
-kildall_opt_test(kildall_opt_pass_pipeline_bad_option ARGS "--pass-pipeline=func.func(sccp{max=1})"
+kildall_opt_test(kildall_opt_pass_pipeline_bad_option ARGS "--pass-pipeline=builtin.module(func.func(sccp{max=1}))"
                  @EXAMPLES@/constants.mlir EXPECT_EXIT 1
-                 STDERR_REGEX "1:16: error: no such option 'max' for pass 'sccp' \\(it has none\\)")
-kildall_opt_test(kildall_opt_pass_pipeline_with_flags ARGS -sccp "--pass-pipeline=func.func(sccp)"
+                 STDERR_REGEX "1:31: error: no such option 'max' for pass 'sccp' \\(it has none\\)")
+kildall_opt_test(kildall_opt_pass_pipeline_with_flags ARGS -sccp "--pass-pipeline=builtin.module(sccp)"
                  @EXAMPLES@/constants.mlir EXPECT_EXIT 1
                  STDERR_REGEX "^kildall-opt: error: '--pass-pipeline' cannot be used with individual pass flags\n$")
 kildall_opt_test(kildall_opt_split_input_file ARGS --split-input-file -sccp -int-range-optimizations

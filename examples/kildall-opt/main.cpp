@@ -243,7 +243,13 @@ pass::PassManager<IrPasses> build_pipeline(const Options& options, const IrPassR
   }
   const std::string& text = *options.pass_pipeline;
   try {
-    return pass::PassManager<IrPasses>(pass::parse_pipeline(text), registry);
+    const std::vector<pass::PipelineElement> elements = pass::parse_pipeline(text);
+    // As mlir-opt: the textual pipeline names its root, `builtin.module(...)`.
+    for (const pass::PipelineElement& e : elements)
+      if (!e.is_anchor || e.name != IrPasses::module_anchor)
+        throw pass::PipelineError(e.column, "can't run '" + e.name + "' on 'builtin.module': anchor the pipeline, "
+                                            "as in 'builtin.module(" + e.name + (e.is_anchor ? "(...)" : "") + ")'");
+    return pass::PassManager<IrPasses>(elements, registry);
   } catch (const pass::PipelineError& e) {
     throw UsageError{"--pass-pipeline:" + std::string(e.what()) + "\n  " + text + "\n  " +
                      std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') + "^"};

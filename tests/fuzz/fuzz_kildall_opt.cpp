@@ -21,6 +21,7 @@
 // `rewrite`, an implementation that does not use the pass manager).
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
