@@ -17,6 +17,7 @@
 /// several functions fail, the error of the first one (in module order) is
 /// reported, as a sequential run would.
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
