@@ -2,23 +2,22 @@
 //
 //   kildall-opt [options] <input.mlir | -> [-o <output>]
 //
-// Parses and verifies the input, runs the requested passes in command-line
-// order, and prints the module (or an analysis dump, or a Graphviz CFG).
-// Every error is reported as `file:line:col: error: ...` (or `kildall-opt:
-// error: ...` for command-line problems) with exit code 1, and nothing is
-// written: the output file is opened only after everything succeeded.
+// Parses and verifies the input, runs the pass pipeline (`--pass-pipeline=...`
+// or the passes' flags in command-line order, on the library's pass manager:
+// include/kildall/pass/), and prints the module (or an analysis dump, or a
+// Graphviz CFG). Every error is reported as `file:line:col: error: ...` (or
+// `kildall-opt: error: ...` for command-line problems) with exit code 1, and
+// nothing is written: the output file is opened only after everything succeeded.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,9 +42,14 @@
 
 #include <kildall/ir.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
-#include <kildall/ir/analysis/interprocedural.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
 #include <kildall/ir/driver_plugin.hpp>
+#include <kildall/ir/passes.hpp>
+#include <kildall/pass/command_line.hpp>
+#include <kildall/pass/pass_manager.hpp>
+#include <kildall/pass/pipeline.hpp>
+#include <kildall/pass/thread_pool.hpp>
+#include <kildall/pass/timing.hpp>
 
 // Dialects outside kildall/ir/ extend the driver as `ir::DriverPlugin`s. The
 // noisy dialect's plugin uses the ILP placement (GLPK, GPL): it is compiled in
@@ -57,6 +61,7 @@
 namespace {
 
 using namespace kildall::ir;
+namespace pass = kildall::pass;
 
 /// A command-line or I/O problem (reported as `kildall-opt: error: ...`).
 struct UsageError {
@@ -68,20 +73,28 @@ constexpr std::string_view usage_text =
     "\n"
     "USAGE: kildall-opt [options] <input.mlir | -> [-o <output>]\n"
     "\n"
+    "Every option may be written with one dash or two (-sccp = --sccp).\n"
+    "\n"
     "OPTIONS:\n"
-    "  --sccp                     Sparse conditional constant propagation, then fold constants and branches\n"
-    "                             (whole module: private functions' arguments and call results follow the calls)\n"
-    "  --int-range-optimizations  Fold arith.cmpi whose outcome integer range analysis decides (whole module)\n"
+    "  --pass-pipeline=<pipeline>  Run this textual pipeline, e.g.\n"
+    "                             'builtin.module(func.func(sccp,int-range-optimizations))'\n"
+    "                             (instead of pass flags)\n"
+    "  --split-input-file         Process each '// -----'-separated chunk of the input as a separate\n"
+    "                             module; outputs are joined by '// -----'\n"
     "  --dump-analysis=<name>     Print one line per SSA value instead of the module (sccp | int-range)\n"
-    "  --debug-analysis           Trace every analysis step to stderr\n"
+    "  --debug-analysis           Trace every analysis step to stderr (runs single-threaded)\n"
     "  --dot                      Print the CFG as Graphviz, each value with its state (sccp, or the\n"
     "                             analysis named by --dump-analysis)\n"
     "  --dot=values               Print the def-use graph as Graphviz instead: one node per op with\n"
     "                             its results' states, ops added by this run's passes filled\n"
-    "  --timing                   Report wall time per phase to stderr\n"
+    "  --mlir-timing, --timing    Report wall time per phase and pass to stderr\n"
+    "  --mlir-timing-display=<tree|list>  Layout of the timing report (default: tree)\n"
+    "  --mlir-print-ir-before-all  Print the IR to stderr before each pass\n"
+    "  --mlir-print-ir-after-all  Print the IR to stderr after each pass\n"
+    "  --mlir-disable-threading   Run function passes on one thread (default: one per core)\n"
     "  --allow-unregistered-dialect  Accept ops of unknown dialects in MLIR's generic form\n"
     "                             (\"foo.op\"(%a) : (i32) -> i32): opaque, results unknown\n"
-    "  -o <file>                  Output file (default: stdout); never the input file\n"
+    "  -o <file>                  Output file (default: stdout, also '-o -'); never the input file\n"
     "  -h, --help                 This text\n";
 
 std::vector<DriverPlugin> load_plugins() {
@@ -95,15 +108,20 @@ std::vector<DriverPlugin> load_plugins() {
 struct Options {
   std::string input;
   std::string output = "-";
-  std::vector<std::string> passes;  // "sccp", "int-range-optimizations"
-  std::string dump;                 // "", "sccp", "int-range"
+  std::vector<pass::PipelineElement> pass_flags;  // from -sccp, --noisy-reduce-noise=ilp, ...
+  std::optional<std::string> pass_pipeline;       // --pass-pipeline=...
+  std::string dump;                 // "", "sccp", "int-range", or a plugin's
   bool debug = false;
   bool dot = false;
   bool dot_values = false;          // --dot=values: the def-use graph instead of the CFG
   bool timing = false;
+  pass::TimingDisplay timing_display = pass::TimingDisplay::tree;
+  bool print_before = false;
+  bool print_after = false;
+  bool threading = true;
+  bool split_input = false;
   bool allow_unregistered = false;  // --allow-unregistered-dialect
   bool help = false;
-  std::vector<bool> plugin_used;    // per plugin: it took at least one argument
 };
 
 /// The plugin that provides `--dump-analysis=name`, or nullptr.
@@ -114,37 +132,30 @@ const DriverPlugin* plugin_for_analysis(const std::vector<DriverPlugin>& plugins
   return nullptr;
 }
 
-Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& plugins) {
+/// `-name...` as `--name...` (`-o`, `-h` and `-` stay as they are).
+std::string double_dash(std::string_view arg) {
+  if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') return "-" + std::string(arg);
+  return std::string(arg);
+}
+
+Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& plugins,
+                      const IrPassRegistry& registry) {
   Options options;
-  options.plugin_used.assign(plugins.size(), false);
   bool have_input = false;
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with("-") && arg != "-" && !arg.starts_with("--dump-analysis=")) {
-      // Offer the argument to the plugins first (built-in names are not theirs to take).
-      int consumed = 0;
-      const std::span<const std::string_view> rest(args.data() + i, args.size() - static_cast<std::size_t>(i));
-      for (std::size_t p = 0; p < plugins.size() && consumed == 0; ++p) {
-        if (!plugins[p].parse_argument) continue;
-        try {
-          consumed = plugins[p].parse_argument(arg, rest);
-        } catch (const std::invalid_argument& e) {
-          throw UsageError{e.what()};
-        }
-        if (consumed > 0) options.plugin_used[p] = true;
-      }
-      if (consumed > 0) {
-        i += consumed - 1;
-        continue;
-      }
-    }
+    const std::string_view raw = argv[i];
+    const std::string normalized = double_dash(raw);
+    const std::string_view arg = normalized;
     if (arg == "-h" || arg == "--help") {
       options.help = true;
-    } else if (arg == "--sccp") {
-      options.passes.emplace_back("sccp");
-    } else if (arg == "--int-range-optimizations") {
-      options.passes.emplace_back("int-range-optimizations");
+    } else if (arg.starts_with("--pass-pipeline=")) {
+      options.pass_pipeline = std::string(arg.substr(16));
+    } else if (arg == "--pass-pipeline") {
+      if (i + 1 >= argc) throw UsageError{"option '--pass-pipeline' needs a pipeline"};
+      options.pass_pipeline = argv[++i];
+    } else if (arg == "--split-input-file") {
+      options.split_input = true;
     } else if (arg.starts_with("--dump-analysis=")) {
       options.dump = std::string(arg.substr(16));
       if (options.dump != "sccp" && options.dump != "int-range" && !plugin_for_analysis(plugins, options.dump)) {
@@ -162,25 +173,87 @@ Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& pl
       options.dot_values = true;
     } else if (arg.starts_with("--dot=")) {
       throw UsageError{"unknown graph '" + std::string(arg.substr(6)) + "' for --dot= (expected: values)"};
-    } else if (arg == "--timing") {
+    } else if (arg == "--timing" || arg == "--mlir-timing") {
       options.timing = true;
+    } else if (arg.starts_with("--mlir-timing-display=")) {
+      const std::string_view display = arg.substr(22);
+      if (display == "list") options.timing_display = pass::TimingDisplay::list;
+      else if (display == "tree") options.timing_display = pass::TimingDisplay::tree;
+      else throw UsageError{"unknown display '" + std::string(display) + "' for --mlir-timing-display (expected tree or list)"};
+    } else if (arg == "--mlir-print-ir-before-all") {
+      options.print_before = true;
+    } else if (arg == "--mlir-print-ir-after-all") {
+      options.print_after = true;
+    } else if (arg == "--mlir-disable-threading") {
+      options.threading = false;
     } else if (arg == "--allow-unregistered-dialect") {
       options.allow_unregistered = true;
     } else if (arg == "-o") {
       if (i + 1 >= argc) throw UsageError{"option '-o' needs a file name"};
       options.output = argv[++i];
-    } else if (arg.starts_with("-o") && arg.size() > 2) {
-      options.output = std::string(arg.substr(2));
     } else if (arg == "-" || !arg.starts_with("-")) {
       if (have_input) throw UsageError{"more than one input file: '" + options.input + "' and '" + std::string(arg) + "'"};
       options.input = std::string(arg);
       have_input = true;
     } else {
-      throw UsageError{"unknown option '" + std::string(arg) + "' (see --help)"};
+      std::optional<pass::PipelineElement> flag;
+      try {
+        flag = pass::pass_flag(arg, registry);
+      } catch (const pass::PipelineError& e) {
+        throw UsageError{std::string(raw) + ": " + e.message()};
+      }
+      if (flag) {
+        options.pass_flags.push_back(std::move(*flag));
+        continue;
+      }
+      // The plugins' own options.
+      int consumed = 0;
+      const std::span<const std::string_view> rest(args.data() + i, args.size() - static_cast<std::size_t>(i));
+      for (std::size_t p = 0; p < plugins.size() && consumed == 0; ++p) {
+        if (!plugins[p].parse_argument) continue;
+        try {
+          consumed = plugins[p].parse_argument(arg, rest);
+        } catch (const std::invalid_argument& e) {
+          throw UsageError{e.what()};
+        }
+      }
+      if (consumed > 0) {
+        i += consumed - 1;
+      } else if (raw.starts_with("-o") && raw.size() > 2 && raw[2] != '-') {
+        options.output = std::string(raw.substr(2));
+      } else {
+        throw UsageError{"unknown option '" + std::string(raw) + "' (see --help)"};
+      }
     }
   }
+  if (options.pass_pipeline && !options.pass_flags.empty())
+    throw UsageError{"'--pass-pipeline' cannot be used with individual pass flags"};
   if (!options.help && !have_input) throw UsageError{"no input file (use '-' for stdin; see --help)"};
   return options;
+}
+
+/// The pass manager of the command line; a bad pipeline is a usage error showing where.
+pass::PassManager<IrPasses> build_pipeline(const Options& options, const IrPassRegistry& registry) {
+  if (!options.pass_pipeline) {
+    try {
+      return pass::PassManager<IrPasses>(options.pass_flags, registry);
+    } catch (const pass::PipelineError& e) {
+      throw UsageError{e.message()};
+    }
+  }
+  const std::string& text = *options.pass_pipeline;
+  try {
+    const std::vector<pass::PipelineElement> elements = pass::parse_pipeline(text);
+    // As mlir-opt: the textual pipeline names its root, `builtin.module(...)`.
+    for (const pass::PipelineElement& e : elements)
+      if (!e.is_anchor || e.name != IrPasses::module_anchor)
+        throw pass::PipelineError(e.column, "can't run '" + e.name + "' on 'builtin.module': anchor the pipeline, "
+                                            "as in 'builtin.module(" + e.name + (e.is_anchor ? "(...)" : "") + ")'");
+    return pass::PassManager<IrPasses>(elements, registry);
+  } catch (const pass::PipelineError& e) {
+    throw UsageError{"--pass-pipeline:" + std::string(e.what()) + "\n  " + text + "\n  " +
+                     std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') + "^"};
+  }
 }
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -293,78 +366,34 @@ class InputText {
   std::string owned_;
 };
 
-/// Wall-clock phases for --timing.
-class Timer {
- public:
-  void start(std::string name) {
-    name_ = std::move(name);
-    begin_ = std::chrono::steady_clock::now();
-  }
-  void stop() { rows_.emplace_back(name_, seconds_since(begin_)); }
-  void report(std::ostream& out, std::chrono::steady_clock::time_point total_begin) const {
-    const double total = seconds_since(total_begin);
-    out << "===" << std::string(73, '-') << "===\n"
-        << std::string(27, ' ') << "... Execution time report ...\n"
-        << "===" << std::string(73, '-') << "===\n"
-        << "  Total Execution Time: " << std::fixed << std::setprecision(4) << total << " seconds\n\n"
-        << "  ----Wall Time----  ----Name----\n";
-    const auto row = [&](double seconds, const std::string& name) {
-      const double percent = total > 0 ? 100.0 * seconds / total : 0.0;
-      out << "  " << std::setw(8) << std::fixed << std::setprecision(4) << seconds << " (" << std::setw(5)
-          << std::setprecision(1) << percent << "%)  " << name << "\n";
-    };
-    for (const auto& [name, seconds] : rows_) row(seconds, name);
-    row(total, "Total");
-  }
-
- private:
-  static double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  }
-  std::string name_;
-  std::chrono::steady_clock::time_point begin_;
-  std::vector<std::pair<std::string, double>> rows_;
+/// One `// -----`-separated chunk of the input: its text and first line.
+struct Chunk {
+  std::string_view text;
+  std::uint32_t first_line = 1;
 };
 
-/// Solver observer printing the --debug-analysis trace, shaped like MLIR's
-/// `--debug-only=int-range-analysis` output.
-template <class Describe>
-class TraceObserver {
- public:
-  TraceObserver(const Function& fn, const OpRegistry& registry, std::string_view verb, Describe describe)
-      : fn_(&fn), registry_(&registry), namer_(fn), verb_(verb), describe_(describe) {}
-
-  template <class Event>
-  void on_visit(const Event& event) {
-    const ValueId v = event.node;
-    const ValueData& value = fn_->values[v];
-    std::cerr << verb_ << " for ";
-    if (value.is_block_argument) {
-      std::cerr << namer_.value(v) << " (argument #" << value.position << " of "
-                << (value.owner == 0 ? std::string("the entry block") : namer_.block(value.owner)) << ")";
-    } else {
-      std::cerr << print_op(*fn_, value.owner, *registry_, namer_);
+/// The chunks of `text` (one chunk unless `split`): a line whose text starts,
+/// after blanks, with `// -----` ends a chunk.
+std::vector<Chunk> split_chunks(std::string_view text, bool split) {
+  if (!split) return {Chunk{text, 1}};
+  std::vector<Chunk> chunks;
+  std::size_t begin = 0, line_start = 0;
+  std::uint32_t line = 1, first = 1;
+  while (line_start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', line_start), text.size());
+    const std::string_view content = text.substr(line_start, end - line_start);
+    const std::size_t lead = content.find_first_not_of(" \t");
+    if (lead != std::string_view::npos && content.substr(lead).starts_with("// -----")) {
+      chunks.push_back(Chunk{text.substr(begin, line_start - begin), first});
+      begin = std::min(end + 1, text.size());
+      first = line + 1;
     }
-    std::cerr << "\n" << describe_(event.after, value.type) << (event.widened ? " (widened)" : "") << "\n";
+    if (end >= text.size()) break;
+    line_start = end + 1;
+    ++line;
   }
-
- private:
-  const Function* fn_;
-  const OpRegistry* registry_;
-  ValueNamer namer_;
-  std::string_view verb_;
-  Describe describe_;
-};
-
-std::string describe_range(const kildall::Interval* s, Type) {
-  return s ? "Inferred range " + kildall::to_mlir_debug_string(*s) : "Inferred range uninitialized";
-}
-
-std::string describe_constant(const ConstantState* s, Type type) {
-  if (!s || s->is_bottom()) return "Inferred constant uninitialized";
-  if (s->is_top()) return "Inferred constant overdefined";
-  if (type.width() == 0) return "Inferred constant " + std::to_string(s->constant());
-  return "Inferred constant " + std::to_string(sign_extend(s->constant(), type.width()));
+  chunks.push_back(Chunk{text.substr(begin), first});
+  return chunks;
 }
 
 /// Per-function analysis states as text, for --dump-analysis and --dot.
@@ -373,102 +402,39 @@ struct FunctionStates {
   std::vector<bool> executable;    // per block
 };
 
-void check_converged(const kildall::SolveOutcome<ValueId>& outcome, const Module& module, const Function& fn) {
-  if (outcome.converged()) return;
-  throw IrError(Diagnostic{module.source_name, fn.loc,
-                           "analysis of '@" + fn.name + "' stopped: " + std::string(to_string(outcome.status))});
-}
-
-kildall::SolverOptions solver_options() {
-  kildall::SolverOptions options;
-  options.narrowing_passes = 2;
-  return options;
-}
-
-FunctionStates analyse(const Module& module, const Function& fn, const std::string& analysis, bool debug,
-                       const std::vector<DriverPlugin>& plugins) {
+/// The states of function `f` by `analysis`, through the function's analysis manager (cached
+/// when the pipeline left the analysis valid).
+FunctionStates analyse(const Module& module, std::size_t f, const std::string& analysis, const Options& options,
+                       const std::vector<DriverPlugin>& plugins, pass::ModuleAnalyses<IrPasses>& analyses) {
+  const Function& fn = module.functions[f];
   FunctionStates out;
-  const OpRegistry& registry = *module.registry;
-  if (const DriverPlugin* plugin = plugin_for_analysis(plugins, analysis)) {
-    const PluginContext context{debug, &std::cerr};
-    out.state = plugin->describe_values(module, fn, analysis, context);
-    out.state.resize(fn.values.size(), "uninitialized");
-    const SccpAnalysis reachability(fn, registry, solver_options());
-    for (BlockId b = 0; b < fn.blocks.size(); ++b) out.executable.push_back(reachability.executable(b));
-    return out;
-  }
+  auto& manager = analyses.function_manager(f);
   const auto fill = [&](const auto& a) {
-    check_converged(a.result().outcome(), module, fn);
     for (ValueId v = 0; v < fn.values.size(); ++v) out.state.push_back(a.describe(v));
     for (BlockId b = 0; b < fn.blocks.size(); ++b) out.executable.push_back(a.executable(b));
   };
-  if (analysis == "int-range") {
-    if (debug) {
-      TraceObserver trace(fn, registry, "Inferring ranges", describe_range);
-      fill(IntRangeAnalysis(fn, &registry, solver_options(), trace));
-    } else {
-      fill(IntRangeAnalysis(fn, &registry, solver_options()));
-    }
+  if (const DriverPlugin* plugin = plugin_for_analysis(plugins, analysis)) {
+    const PluginContext context{options.debug, &std::cerr};
+    out.state = plugin->describe_values(module, fn, analysis, context);
+    out.state.resize(fn.values.size(), "uninitialized");
+    const SccpAnalysis reachability(fn, *module.registry, PassContext::default_solver_options());
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) out.executable.push_back(reachability.executable(b));
+  } else if (analysis == "int-range") {
+    fill(manager.get<IntRangeFunctionAnalysis>().get());
   } else {
-    if (debug) {
-      TraceObserver trace(fn, registry, "Inferring constant", describe_constant);
-      fill(SccpAnalysis(fn, registry, solver_options(), trace));
-    } else {
-      fill(SccpAnalysis(fn, registry, solver_options()));
-    }
+    fill(manager.get<SccpFunctionAnalysis>().get());
   }
   return out;
 }
 
-/// Makes each function's analysis of a module-level solve with a tracing observer
-/// (`--debug-analysis`): every solve of every function is traced, iterations included.
-template <class Describe>
-struct TracedConstruction {
-  std::string_view what;  ///< "Inferring constant" / "Inferring ranges".
-  Describe describe;      ///< How a state is printed.
-  template <class Analysis, class L>
-  [[nodiscard]] Analysis make(const Function& fn, const OpRegistry& registry, const kildall::SolverOptions& options,
-                              const CallContext<L>& context) const {
-    TraceObserver<Describe> trace(fn, registry, what, describe);
-    return Analysis(fn, registry, options, context, trace);
-  }
-};
-
-/// Runs `--sccp` or `--int-range-optimizations` on the whole module, interprocedurally (as
-/// mlir-opt runs them on a `builtin.module`), rewriting each function with its final analysis.
-void run_pass(Module& module, const std::string& pass, bool debug) {
-  const OpRegistry& registry = *module.registry;
-  const auto stopped = [&](const auto& result) {
-    if (result.converged()) return;
-    const Function& fn = module.functions[*result.outcome.offending_node];
-    throw IrError(Diagnostic{module.source_name, fn.loc,
-                             "interprocedural analysis stopped at '@" + fn.name + "': " +
-                                 std::string(to_string(result.outcome.status))});
-  };
-  if (pass == "sccp") {
-    const auto rewrite = [&](std::uint32_t f, const SccpAnalysis& analysis) {
-      check_converged(analysis.result().outcome(), module, module.functions[f]);
-      (void)apply_sccp(module.functions[f], analysis);
-    };
-    if (debug) stopped(solve_module_sccp(module, registry, solver_options(), rewrite, TracedConstruction{"Inferring constant", describe_constant}));
-    else stopped(solve_module_sccp(module, registry, solver_options(), rewrite));
-  } else {
-    const auto rewrite = [&](std::uint32_t f, const IntRangeAnalysis& analysis) {
-      check_converged(analysis.result().outcome(), module, module.functions[f]);
-      (void)apply_int_range_optimizations(module.functions[f], analysis);
-    };
-    if (debug) stopped(solve_module_int_ranges(module, registry, solver_options(), rewrite, TracedConstruction{"Inferring ranges", describe_range}));
-    else stopped(solve_module_int_ranges(module, registry, solver_options(), rewrite));
-  }
-  verify(module);  // a pass must leave valid IR
-}
-
-void dump_analysis(const Module& module, const std::string& analysis, bool debug,
-                   const std::vector<DriverPlugin>& plugins, std::string& out) {
-  for (const Function& fn : module.functions) {
+void dump_analysis(const Module& module, const std::string& analysis, const Options& options,
+                   const std::vector<DriverPlugin>& plugins, pass::ModuleAnalyses<IrPasses>& analyses,
+                   std::string& out) {
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const Function& fn = module.functions[f];
     if (fn.is_declaration()) continue;
     out += "// @" + fn.name + "\n";
-    const FunctionStates states = analyse(module, fn, analysis, debug, plugins);
+    const FunctionStates states = analyse(module, f, analysis, options, plugins, analyses);
     const ValueNamer namer(fn);
     const auto line = [&](ValueId v) {
       namer.append_value(out, v);
@@ -491,13 +457,13 @@ std::string dot_escape(std::string_view text) {
   return out;
 }
 
-void print_dot(const Module& module, const std::string& analysis, bool debug,
-               const std::vector<DriverPlugin>& plugins, std::string& out) {
+void print_dot(const Module& module, const std::string& analysis, const Options& options,
+               const std::vector<DriverPlugin>& plugins, pass::ModuleAnalyses<IrPasses>& analyses, std::string& out) {
   out += "digraph kildall {\n  node [shape=box, fontname=\"monospace\"];\n";
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const Function& fn = module.functions[f];
     if (fn.is_declaration()) continue;
-    const FunctionStates states = analyse(module, fn, analysis, debug, plugins);
+    const FunctionStates states = analyse(module, f, analysis, options, plugins, analyses);
     const ValueNamer namer(fn);
     const CfgView cfg(fn);
     const std::string prefix = "f" + std::to_string(f) + "_b";
@@ -531,14 +497,14 @@ void print_dot(const Module& module, const std::string& analysis, bool debug,
 /// definition to each of its users, ops grouped by block. Ops that did not
 /// exist after parsing (added by this run's passes: ids at or past
 /// `parsed_ops[f]`) are filled, so an optimizer's insertions stand out.
-void print_dot_values(const Module& module, const std::string& analysis, bool debug,
-                      const std::vector<DriverPlugin>& plugins, const std::vector<std::size_t>& parsed_ops,
-                      std::string& out) {
+void print_dot_values(const Module& module, const std::string& analysis, const Options& options,
+                      const std::vector<DriverPlugin>& plugins, pass::ModuleAnalyses<IrPasses>& analyses,
+                      const std::vector<std::size_t>& parsed_ops, std::string& out) {
   out += "digraph kildall {\n  node [shape=box, fontname=\"monospace\"];\n  rankdir=TB;\n";
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const Function& fn = module.functions[f];
     if (fn.is_declaration()) continue;
-    const FunctionStates states = analyse(module, fn, analysis, debug, plugins);
+    const FunctionStates states = analyse(module, f, analysis, options, plugins, analyses);
     const ValueNamer namer(fn);
     const std::string prefix = "f" + std::to_string(f) + "_";
     const auto node_of = [&](ValueId v) {
@@ -580,6 +546,87 @@ void print_dot_values(const Module& module, const std::string& analysis, bool de
   out += "}\n";
 }
 
+
+/// What processing one chunk produced: its output text, or its error.
+struct ChunkResult {
+  std::string text;              // a dump or graph
+  std::optional<Module> module;  // or the module to print (written a megabyte at a time)
+  std::string error;             // `file:line:col: error: ...`, empty on success
+};
+
+/// Parses, verifies, runs the pipeline on and prints one chunk.
+ChunkResult process_chunk(const Chunk& chunk, InputText* streamed, const Options& options,
+                          const OpRegistry& registry, const std::string& source_name,
+                          const pass::PassManager<IrPasses>& pipeline, const std::vector<DriverPlugin>& plugins,
+                          pass::ThreadPool* pool, pass::Timing& timing) {
+  ChunkResult result;
+  try {
+    Module module;
+    module.registry = &registry;
+    module.source_name = source_name;
+    {
+      const pass::ScopedTimer timer(&timing, timing.child(pass::Timing::root, "Parser"));
+      // An empty (or all-blank) input is an empty module, as mlir-opt prints it.
+      if (chunk.text.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+        // Lines before the chunk are kept as blank lines, so diagnostics name the file's lines.
+        std::string shifted;
+        std::string_view text = chunk.text;
+        if (chunk.first_line > 1) {
+          shifted.assign(chunk.first_line - 1, '\n');
+          shifted.append(chunk.text);
+          text = shifted;
+        }
+        OpAsmParser parser(text, registry, source_name);
+        if (streamed) parser.on_function_parsed([&](std::size_t done) { streamed->release_before(done); });
+        parser.allow_unregistered_ops(options.allow_unregistered);
+        module = parser.parse_module();
+        if (streamed) streamed->release();  // the module owns its names: free the text
+      }
+      verify(module);
+    }
+    std::vector<std::size_t> parsed_ops;  // per function: ids at or past this were added by passes
+    for (const Function& fn : module.functions) parsed_ops.push_back(fn.ops.size());
+    PassContext context;
+    context.registry = &registry;
+    context.trace = options.debug ? &std::cerr : nullptr;
+    context.log = &std::cerr;
+    context.file = source_name;
+    pass::ModuleAnalyses<IrPasses> analyses(module, context);
+    pass::RunOptions<IrPasses> run;
+    run.pool = pool;
+    run.timing = &timing;
+    const auto print_ir = [](std::string_view when) {
+      return [when](const pass::PassDefinition<IrPasses>& def, const Function* fn, const Module& m) {
+        std::string text = "// -----// IR Dump " + std::string(when) + " " + def.display_name + " (" + def.argument +
+                           ") //----- //\n";
+        if (fn) {
+          print_function(*fn, *m.registry, text, 0);
+        } else {
+          print_module(m, text);
+        }
+        std::cerr << text << "\n";
+      };
+    };
+    if (options.print_before) run.before = print_ir("Before");
+    if (options.print_after) run.after = print_ir("After");
+    pipeline.run(module, analyses, context, run);
+    const pass::ScopedTimer timer(&timing, timing.child(pass::Timing::root, "Output"));
+    const std::string analysis = options.dump.empty() ? std::string("sccp") : options.dump;
+    if (options.dot_values) {
+      print_dot_values(module, analysis, options, plugins, analyses, parsed_ops, result.text);
+    } else if (options.dot) {
+      print_dot(module, analysis, options, plugins, analyses, result.text);
+    } else if (!options.dump.empty()) {
+      dump_analysis(module, options.dump, options, plugins, analyses, result.text);
+    } else {
+      result.module = std::move(module);
+    }
+  } catch (const IrError& e) {
+    result.error = e.what();
+  }
+  return result;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -590,96 +637,82 @@ int main(int argc, char** argv) {
   // holes in the heap that a later, larger array cannot reuse (peak memory -5% on 1M-op inputs).
   (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
-  Options options;
   try {
     const std::vector<DriverPlugin> plugins = load_plugins();
-    options = parse_options(argc, argv, plugins);
+    IrPassRegistry passes;
+    register_ir_passes(passes);
+    for (const DriverPlugin& plugin : plugins)
+      if (plugin.register_passes) plugin.register_passes(passes);
+    const Options options = parse_options(argc, argv, plugins, passes);
     if (options.help) {
       std::cout << usage_text;
       for (const DriverPlugin& plugin : plugins) std::cout << plugin.usage;
+      std::cout << "\nPASSES (as flags -name / --name[=options], or in --pass-pipeline as name{option=value}):\n"
+                << passes.help();
       return 0;
     }
+    const pass::PassManager<IrPasses> pipeline = build_pipeline(options, passes);
     if (options.input != "-" && options.output != "-" && same_file(options.input, options.output))
       throw UsageError{"refusing to overwrite the input file '" + options.input + "' (choose another -o)"};
-    Timer timer;
+    pass::Timing timing;
     InputText input(options.input);
-    const std::string_view source = input.text();
     const std::string source_name = options.input == "-" ? "<stdin>" : options.input;
-    // An empty (or all-blank) input is almost always a truncated or wrong file:
-    // refuse it rather than print an empty module.
-    if (source.find_first_not_of(" \t\r\n") == std::string_view::npos)
-      throw IrError(Diagnostic{source_name, SourceLoc{1, 1}, "empty input: expected 'module' or 'func.func'"});
     OpRegistry registry;
     for (const DriverPlugin& plugin : plugins)
       if (plugin.register_dialect) plugin.register_dialect(registry);
-    timer.start("Parser");
-    Module module = [&] {
-      OpAsmParser parser(source, registry, source_name);
-      parser.on_function_parsed([&](std::size_t done) { input.release_before(done); });
-      parser.allow_unregistered_ops(options.allow_unregistered);
-      return parser.parse_module();
-    }();
-    input.release();  // the module owns its names: free the text before verifying, the passes and output
-    verify(module);
-    timer.stop();
-    std::vector<std::size_t> parsed_ops;  // per function: ids at or past this were added by passes
-    for (const Function& fn : module.functions) parsed_ops.push_back(fn.ops.size());
-    for (const std::string& pass : options.passes) {
-      timer.start(pass == "sccp" ? "SCCP" : "IntRangeOptimizations");
-      run_pass(module, pass, options.debug);
-      timer.stop();
+    // Function passes run on a pool of one thread per core, unless disabled or traced (a trace
+    // must come out in order).
+    std::optional<pass::ThreadPool> pool;
+    if (options.threading && !options.debug && !pipeline.empty()) pool.emplace();
+    const std::vector<Chunk> chunks = split_chunks(input.text(), options.split_input);
+    // Output: the text is built in memory; the file is opened only once every chunk succeeded.
+    std::vector<ChunkResult> results;
+    std::string errors;
+    for (const Chunk& chunk : chunks) {
+      results.push_back(process_chunk(chunk, chunks.size() == 1 ? &input : nullptr, options, registry, source_name,
+                                      pipeline, plugins, pool ? &*pool : nullptr, timing));
+      if (!results.back().error.empty()) errors += results.back().error + "\n";
     }
-    for (std::size_t p = 0; p < plugins.size(); ++p) {
-      const DriverPlugin& plugin = plugins[p];
-      if (!plugin.run_passes || !options.plugin_used[p]) continue;  // no flag of this plugin was given
-      timer.start("DialectPasses");
-      plugin.run_passes(module, PluginContext{options.debug, &std::cerr});
-      verify(module);
-      timer.stop();
+    if (!errors.empty()) {
+      std::cerr << errors;
+      return 1;
     }
-    // Output: the text is built in memory; the file is opened only once it is complete.
-    timer.start("Output");
-    // A dump or a graph may still fail (an analysis that does not converge), so it is built whole
-    // first; printing the module cannot fail, so it is written a megabyte at a time (the whole
-    // text never sits in memory next to the module).
-    std::string text;
-    const bool print = !options.dot && options.dump.empty();
-    if (options.dot_values) {
-      print_dot_values(module, options.dump.empty() ? std::string("sccp") : options.dump, options.debug, plugins,
-                       parsed_ops, text);
-    } else if (options.dot) {
-      print_dot(module, options.dump.empty() ? std::string("sccp") : options.dump, options.debug, plugins, text);
-    } else if (!options.dump.empty()) {
-      dump_analysis(module, options.dump, options.debug, plugins, text);
-    }
+    // A dump or a graph is built whole (it may still fail); printing a module cannot fail, so it
+    // is written a megabyte at a time (the whole text never sits in memory next to the module).
     const auto write = [&](std::ostream& out) {
-      if (!print) {
+      for (std::size_t c = 0; c < results.size(); ++c) {
+        if (c > 0) out << "// -----\n";
+        if (!results[c].module) {
+          out << results[c].text;
+          continue;
+        }
+        const Module& module = *results[c].module;
+        std::string text;
+        print_module_header(module, text);
+        const auto drain = [&](std::string& buffer) {
+          out << buffer;
+          buffer.clear();
+        };
+        for (const Function& fn : module.functions) print_function(fn, *module.registry, text, 2, drain);
+        text += "}\n";
         out << text;
-        return;
       }
-      text.clear();
-      print_module_header(module, text);
-      const auto drain = [&](std::string& buffer) {
-        out << buffer;
-        buffer.clear();
-      };
-      for (const Function& fn : module.functions) print_function(fn, *module.registry, text, 2, drain);
-      text += "}\n";
-      out << text;
     };
-    if (options.output == "-") {
-      write(std::cout);
-      std::cout.flush();
-      if (!std::cout) throw UsageError{"cannot write to stdout"};
-    } else {
-      std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
-      if (!out) throw UsageError{"cannot open output file '" + options.output + "'"};
-      write(out);
-      out.close();
-      if (!out) throw UsageError{"cannot write output file '" + options.output + "'"};
+    {
+      const pass::ScopedTimer timer(&timing, timing.child(pass::Timing::root, "Output"));
+      if (options.output == "-") {
+        write(std::cout);
+        std::cout.flush();
+        if (!std::cout) throw UsageError{"cannot write to stdout"};
+      } else {
+        std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+        if (!out) throw UsageError{"cannot open output file '" + options.output + "'"};
+        write(out);
+        out.close();
+        if (!out) throw UsageError{"cannot write output file '" + options.output + "'"};
+      }
     }
-    timer.stop();
-    if (options.timing) timer.report(std::cerr, total_begin);
+    if (options.timing) std::cerr << timing.report(pass::seconds_since(total_begin), options.timing_display);
     return 0;
   } catch (const IrError& e) {
     std::cerr << e.what() << "\n";

@@ -6,6 +6,7 @@
 #   EXPECT_STDOUT   file with the exact expected stdout (or output file content), optional
 #   EXPECT_STDERR   file with the exact expected stderr, optional
 #   STDERR_REGEX    regex stderr must match, optional
+#   STDOUT_REGEX    regex stdout must match, optional
 #   OUTPUT_FILE     output path (after substitution): with exit 0 it must hold EXPECT_STDOUT;
 #                   with exit 1 it must not exist, or still hold the preseeded text
 #   PRESEED_OUTPUT  if set, OUTPUT_FILE is created with a sentinel before the run
@@ -53,6 +54,9 @@ if(EXPECT_STDERR)
 endif()
 if(STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}':\n${err}")
+endif()
+if(STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(FATAL_ERROR "stdout does not match '${STDOUT_REGEX}':\n${out}")
 endif()
 if(EXPECT_EXIT STREQUAL "0")
   set(got "${out}")

@@ -127,10 +127,6 @@ def gen_stdin_undefined_value(work):
     return "-", b"func.func @f(%a: i32) -> i32 {\n  return %b : i32\n}\n", None
 
 
-def gen_stdin_empty(work):
-    return "-", b"", None
-
-
 GENERATORS = {name[len("gen_"):]: f for name, f in globals().items() if name.startswith("gen_")}
 
 

@@ -139,6 +139,28 @@ std::vector<std::vector<std::uint64_t>> input_tuples(const ir::Function& fn, Sou
   return tuples;
 }
 
+/// `pass` (`sccp` or `int_range`) run one function at a time, as inside `func.func(...)`:
+/// arguments and call results unknown. "" on success, else what went wrong.
+inline std::string rewrite_each_function(ir::Module& module, Pass pass, PipelineStats& stats) {
+  for (ir::Function& fn : module.functions) {
+    if (fn.is_declaration()) continue;
+    if (pass == Pass::sccp) {
+      const ir::SccpAnalysis analysis(fn, *module.registry, driver_solver_options());
+      if (!analysis.result().converged()) return "SCCP of @" + fn.name + " did not converge";
+      const ir::SccpRewriteStats s = ir::apply_sccp(fn, analysis);
+      stats.folded += s.values_replaced + s.branches_folded;
+    } else if (pass == Pass::int_range) {
+      const ir::IntRangeAnalysis analysis(fn, module.registry, driver_solver_options());
+      if (!analysis.result().converged()) return "int-range analysis of @" + fn.name + " did not converge";
+      stats.folded += ir::apply_int_range_optimizations(fn, analysis);
+    } else {
+      return "not a function pass";
+    }
+  }
+  ir::verify(module);
+  return {};
+}
+
 inline std::string rewrite(ir::Module& module, std::span<const Pass> passes, const PipelineOptions& options,
                            PipelineStats& stats) {
   for (const Pass pass : passes) {

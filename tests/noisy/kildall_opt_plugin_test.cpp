@@ -16,6 +16,8 @@
 #include <kildall/lp/glpk.hpp>
 #include <kildall/lp/lp_format.hpp>
 #include <kildall/noisy/kildall_opt_plugin.hpp>
+#include <kildall/pass/command_line.hpp>
+#include <kildall/pass/pass_manager.hpp>
 
 #include "ir_test_support.hpp"
 
@@ -41,16 +43,25 @@ Run drive(std::vector<std::string_view> args, const std::string& example) {
 
 Run drive_text(std::vector<std::string_view> args, const std::string& text, const std::string& name) {
   ir::OpRegistry registry;
-  NoisyDriver driver;
-  driver.register_dialect(registry);
+  const ir::DriverPlugin plugin = kildall_opt_plugin();
+  plugin.register_dialect(registry);
+  ir::IrPassRegistry passes;
+  ir::register_ir_passes(passes);
+  plugin.register_passes(passes);
   bool debug = false;
+  std::vector<pass::PipelineElement> pipeline;
   for (std::size_t i = 0; i < args.size();) {
     if (args[i] == "--debug-analysis") {
       debug = true;
       ++i;
       continue;
     }
-    const int used = driver.parse_argument(args[i], std::span<const std::string_view>(args).subspan(i + 1));
+    if (auto flag = pass::pass_flag(args[i], passes)) {  // a registered pass's flag
+      pipeline.push_back(std::move(*flag));
+      ++i;
+      continue;
+    }
+    const int used = plugin.parse_argument(args[i], std::span<const std::string_view>(args).subspan(i + 1));
     REQUIRE(used > 0);
     i += static_cast<std::size_t>(used);
   }
@@ -58,7 +69,14 @@ Run drive_text(std::vector<std::string_view> args, const std::string& text, cons
   std::ostringstream log;
   try {
     ir::Module m = ir::parse_and_verify(text, registry, name);
-    driver.run_passes(m, debug, log);
+    const pass::PassManager<ir::IrPasses> manager(pipeline, passes);
+    ir::PassContext context;
+    context.registry = &registry;
+    context.trace = debug ? &log : nullptr;
+    context.log = &log;
+    context.file = name;
+    pass::ModuleAnalyses<ir::IrPasses> analyses(m, context);
+    manager.run(m, analyses, context);
     r.output = ir::print_module(m);
   } catch (const ir::IrError& e) {
     r.error = e.what();
@@ -309,25 +327,42 @@ TEST_CASE("flags: values, errors and what is not ours") {
   CHECK(d.options().parameters.initial == 10);
   CHECK(d.parse_argument("--noisy-maximum", rest) == 2);
   CHECK(d.options().parameters.maximum == 7);
-  CHECK_THROWS_WITH_AS(d.parse_argument("--noisy-reduce-noise=cplex", {}),
-                       "unknown optimizer 'cplex' for --noisy-reduce-noise (expected lazy, ilp or greedy)",
-                       std::invalid_argument);
+  CHECK(d.parse_argument("--noisy-reduce-noise=cplex", {}) == 0);  // a pass flag: the registry's
   CHECK_THROWS_AS(d.parse_argument("--time-limit=-1", {}), std::invalid_argument);
   CHECK_THROWS_AS(d.parse_argument("--time-limit", {}), std::invalid_argument);
   CHECK_THROWS_AS(d.parse_argument("--noisy-maximum=x", {}), std::invalid_argument);
   CHECK_THROWS_AS(d.parse_argument("--emit-lp=", {}), std::invalid_argument);
   ir::Module m;
   std::ostringstream log;
-  CHECK_THROWS_AS(d.run_passes(m, false, log), std::logic_error);  // dialect not registered
+  CHECK_THROWS_AS(d.run_pass("noisy-verify", m, false, log), std::logic_error);  // dialect not registered
+}
+
+TEST_CASE("the noisy passes are registered passes: flags, options, bad values") {
+  ir::IrPassRegistry passes;
+  kildall_opt_plugin().register_passes(passes);
+  for (const std::string_view name : NoisyDriver::pass_names) CHECK(passes.find(name) != nullptr);
+  CHECK(passes.find("noisy-verify")->make_module_pass);
+  const auto flag = pass::pass_flag("-noisy-reduce-noise=ilp", passes);
+  REQUIRE(flag);
+  CHECK(pass::print_pipeline({*flag}) == "noisy-reduce-noise{optimizer=ilp}");
+  const auto bad = pass::pass_flag("--noisy-reduce-noise=cplex", passes);
+  REQUIRE(bad);
+  CHECK_THROWS_WITH_AS(pass::PassManager<ir::IrPasses>({*bad}, passes),
+                       "1:1: error: invalid value 'cplex' for option 'optimizer' of pass 'noisy-reduce-noise' "
+                       "(expected one of: lazy, ilp, greedy)",
+                       pass::PipelineError);
+  CHECK_THROWS_AS(pass::pass_flag("--noisy-verify=x", passes), pass::PipelineError);  // it has no option
+  CHECK(passes.help().find("  --noisy-reduce-noise ") != std::string::npos);
+  CHECK(passes.help().find("optimizer=lazy|ilp|greedy") != std::string::npos);
 }
 
 TEST_CASE("kildall_opt_plugin(): the same through the driver's plugin interface") {
   const ir::DriverPlugin plugin = kildall_opt_plugin();
-  CHECK(plugin.usage.find("--noisy-reduce-noise[=lazy|ilp|greedy]") != std::string::npos);
+  CHECK(plugin.usage.find("--noisy-maximum=<n>") != std::string::npos);
   CHECK(plugin.analyses == std::vector<std::string>{"noise"});
   ir::OpRegistry registry;
   plugin.register_dialect(registry);
-  const std::vector<std::string_view> args{"--noisy-reduce-noise", "--time-limit", "60"};
+  const std::vector<std::string_view> args{"--time-limit", "60"};  // the plugin's options (its passes are registered)
   for (std::size_t i = 0; i < args.size();) {
     const int used = plugin.parse_argument(args[i], std::span<const std::string_view>(args).subspan(i + 1));
     REQUIRE(used > 0);
@@ -339,7 +374,14 @@ TEST_CASE("kildall_opt_plugin(): the same through the driver's plugin interface"
   const ir::PluginContext context{false, &log};
   const auto before = plugin.describe_values(m, m.functions[0], "noise", context);
   CHECK(before[m.functions[0].argument(3, 0)] == "unsigned : [0, 25] signed : [0, 25]");
-  plugin.run_passes(m, context);
+  ir::IrPassRegistry passes;
+  plugin.register_passes(passes);
+  const pass::PassManager<ir::IrPasses> manager(pass::parse_pipeline("builtin.module(noisy-reduce-noise)"), passes);
+  ir::PassContext pass_context;
+  pass_context.registry = &registry;
+  pass_context.log = &log;
+  pass::ModuleAnalyses<ir::IrPasses> analyses(m, pass_context);
+  manager.run(m, analyses, pass_context);
   CHECK(log.str().find("noisy-reduce-noise: inserted 1 reduce_noise op (greedy: ") == 0);
   const auto after = plugin.describe_values(m, m.functions[0], "noise", context);
   CHECK(after[m.functions[0].argument(3, 0)] == "unsigned : [0, 13] signed : [0, 13]");
@@ -497,10 +539,9 @@ TEST_CASE("--noisy-rebalance: a chain of 16 adds needs no reduction once balance
   const Run bad = drive({"--noisy-rebalance", "--noisy-maximum=20"}, "single_insertion_branching.mlir");
   CHECK(bad.error.find("'noisy.mul' op no placement of reduce_noise can make this op legal") != std::string::npos);
   // Usage and flag.
-  NoisyDriver d;
-  CHECK(d.parse_argument("--noisy-rebalance", {}) == 1);
-  CHECK(d.options().passes == std::vector<std::string>{"noisy-rebalance"});
-  CHECK(kildall_opt_plugin().usage.find("--noisy-rebalance") != std::string::npos);
+  ir::IrPassRegistry passes;
+  kildall_opt_plugin().register_passes(passes);
+  CHECK(passes.help().find("--noisy-rebalance") != std::string::npos);
 }
 
 TEST_CASE("rebalancing inside a loop: the block argument is a leaf; the interpreter gives the same results") {

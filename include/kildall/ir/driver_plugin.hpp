@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// `DriverPlugin`: how a dialect that lives outside `kildall/ir/` extends the
-/// `kildall-opt` driver (its ops, flags, passes and analysis dumps) without
-/// the driver knowing it. The noisy dialect is the first plugin.
+/// `kildall-opt` driver (its ops, options, registered passes and analysis
+/// dumps) without the driver knowing it. The noisy dialect is the first plugin.
 
 #include <functional>
 #include <ostream>
@@ -13,6 +13,7 @@
 
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/passes.hpp>
 
 namespace kildall::ir {
 
@@ -25,22 +26,23 @@ struct PluginContext {
 /// An extension of `kildall-opt`: a dialect plus its flags, passes and
 /// analyses, as plain callables. Every member may be left empty.
 struct DriverPlugin {
-  /// Extra OPTIONS lines for `--help` (already formatted, each '\n'-terminated).
+  /// Extra OPTIONS lines for `--help` of the plugin's own options (already
+  /// formatted, each '\n'-terminated; its passes are listed from the registry).
   std::string usage;
   /// Extra names accepted by `--dump-analysis=<name>` (e.g. "noise").
   std::vector<std::string> analyses;
   /// Registers the plugin's ops and types; called once, before parsing.
   std::function<void(OpRegistry&)> register_dialect;
-  /// Offered each argument the driver does not recognise, with the arguments
-  /// after it. Returns how many it consumed: 0 = not mine, 1 = `arg` only,
-  /// 2 = `arg` and `rest[0]`. Throws `std::invalid_argument` for a bad value;
-  /// the driver prints `kildall-opt: error: <message>` and exits 1.
+  /// Offered each argument that is neither a driver option nor a registered
+  /// pass's flag, with the arguments after it (the plugin's own options, e.g.
+  /// `--noisy-maximum=26`). Returns how many it consumed: 0 = not mine, 1 =
+  /// `arg` only, 2 = `arg` and `rest[0]`. Throws `std::invalid_argument` for
+  /// a bad value; the driver prints `kildall-opt: error: <message>` and exits 1.
   std::function<int(std::string_view arg, std::span<const std::string_view> rest)> parse_argument;
-  /// Runs the plugin's passes (those whose flags were given, in order) on the
-  /// parsed and verified module, after the built-in passes. May rewrite the
-  /// module. Throws `IrError` for a diagnosed failure: the driver prints it,
-  /// exits 1 and writes no output.
-  std::function<void(Module&, const PluginContext&)> run_passes;
+  /// Registers the plugin's passes (called once, before the command line is
+  /// read): they can then be named in `--pass-pipeline` and as flags, and
+  /// `--help` lists them with their options.
+  std::function<void(IrPassRegistry&)> register_passes;
   /// For `--dump-analysis=<name>` with `name` in `analyses`: one text per
   /// value of `fn`, indexed by `ValueId`, printed like the built-in dumps.
   std::function<std::vector<std::string>(const Module&, const Function&, std::string_view name,

@@ -2,17 +2,21 @@
 /// \file
 /// The noisy dialect's part of `kildall-opt`: its flags, passes, analysis
 /// dump and trace, as one object (`NoisyDriver`), handed to the driver as an
-/// `ir::DriverPlugin` by `kildall_opt_plugin()`. Flags:
+/// `ir::DriverPlugin` by `kildall_opt_plugin()`. Its passes are registered
+/// module passes (in a pipeline, or as flags `--name[=optimizer]`):
 ///
-///   --noisy-verify                    fail at the first op whose noise exceeds the maximum
-///   --noisy-reduce-noise[=lazy|ilp|greedy]
+///   noisy-verify                      fail at the first op whose noise exceeds the maximum
+///   noisy-reduce-noise{optimizer=lazy|ilp|greedy}
 ///                                     insert reduce_noise ops by `place_reduce_noise` with that
 ///                                     strategy, then verify: `lazy` (default) is optimal at scale,
 ///                                     `ilp` the article's model, `greedy` the baseline
-///   --noisy-rebalance                 re-associate add/sub/mul trees to need fewer reductions
+///   noisy-rebalance{optimizer=...}    re-associate add/sub/mul trees to need fewer reductions
 ///                                     (`rebalance.hpp`): a function is rewritten only when the
 ///                                     optimal placement needs fewer (or, as many but less noisy);
-///                                     before --noisy-reduce-noise, which then places in the result
+///                                     before noisy-reduce-noise, which then places in the result
+///
+/// and its options:
+///
 ///   --noisy-initial=N --noisy-maximum=N   the model's 12 and 26
 ///   --emit-lp FILE                    write the placement model (CPLEX LP, `glpsol --lp FILE`)
 ///   --time-limit SECONDS              wall-clock limit of the optimizer (then: the best legal
@@ -48,6 +52,7 @@
 #include <kildall/ir/driver_plugin.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/passes.hpp>
 #include <kildall/ir/printer.hpp>
 #include <kildall/ir/verifier.hpp>
 #include <kildall/lp/lp_format.hpp>
@@ -120,10 +125,8 @@ inline IrRebalanceReport rebalance_ir_function(ir::Function& fn, const IrDialect
   return report;
 }
 
-/// What the noisy flags asked for.
+/// What the noisy options asked for (the passes' own options are pipeline options).
 struct DriverOptions {
-  std::vector<std::string> passes;  ///< "noisy-verify" / "noisy-reduce-noise", in command-line order
-  PlacementStrategy strategy = PlacementStrategy::lazy;  ///< for noisy-reduce-noise
   NoiseParameters parameters;       ///< --noisy-initial / --noisy-maximum
   std::string emit_lp;              ///< --emit-lp FILE ("" = none)
   double time_limit_seconds = lp::inf;  ///< --time-limit
@@ -134,12 +137,6 @@ class NoisyDriver {
  public:
   /// Extra `--help` lines.
   static constexpr std::string_view usage =
-      "  --noisy-verify             Fail at the first noisy op whose noise exceeds the maximum\n"
-      "  --noisy-reduce-noise[=lazy|ilp|greedy]\n"
-      "                             Insert noisy.reduce_noise ops, then verify (lazy: optimal at scale,\n"
-      "                             the default; ilp: the article's model; greedy: the baseline)\n"
-      "  --noisy-rebalance          Re-associate add/sub/mul trees to need fewer reduce_noise ops\n"
-      "                             (kept only when the optimal placement needs fewer; before --noisy-reduce-noise)\n"
       "  --noisy-initial=<n>        Noise of a fresh value, a noisy argument, after reduce_noise (12)\n"
       "  --noisy-maximum=<n>        Largest legal noise (default 26)\n"
       "  --emit-lp <file>           Write the reduce_noise placement model in CPLEX LP format\n"
@@ -184,18 +181,7 @@ class NoisyDriver {
       return static_cast<std::uint64_t>(n);
     };
     int consumed = 1;
-    if (arg == "--noisy-verify") {
-      options_.passes.emplace_back("noisy-verify");
-    } else if (arg == "--noisy-reduce-noise" || arg.starts_with("--noisy-reduce-noise=")) {
-      const std::string_view which = arg == "--noisy-reduce-noise" ? "lazy" : arg.substr(21);
-      if (which == "lazy") options_.strategy = PlacementStrategy::lazy;
-      else if (which == "ilp") options_.strategy = PlacementStrategy::ilp;
-      else if (which == "greedy") options_.strategy = PlacementStrategy::greedy;
-      else throw std::invalid_argument("unknown optimizer '" + std::string(which) + "' for --noisy-reduce-noise (expected lazy, ilp or greedy)");
-      options_.passes.emplace_back("noisy-reduce-noise");
-    } else if (arg == "--noisy-rebalance") {
-      options_.passes.emplace_back("noisy-rebalance");
-    } else if (is_flag("--noisy-initial")) {
+    if (is_flag("--noisy-initial")) {
       options_.parameters.initial = number("--noisy-initial", value_of("--noisy-initial", consumed));
       options_.parameters.input = options_.parameters.initial;
     } else if (is_flag("--noisy-maximum")) {
@@ -228,23 +214,26 @@ class NoisyDriver {
   /// The dialect's codes (after `register_dialect`).
   [[nodiscard]] const IrDialect& dialect() const noexcept { return dialect_; }
 
-  /// Runs the noisy passes in command-line order on a parsed, verified
-  /// module. Throws `ir::IrError` at the offending op when verification
-  /// fails or no placement can make a function legal. `log` gets the
-  /// summary, progress and (with `debug`) the analysis trace.
-  void run_passes(ir::Module& module, bool debug, std::ostream& log) {
+  /// The names of the passes `run_pass` runs.
+  static constexpr std::string_view pass_names[] = {"noisy-verify", "noisy-rebalance", "noisy-reduce-noise"};
+
+  /// Runs the pass `pass` (one of `pass_names`) on a parsed, verified module,
+  /// placing with `strategy`. Throws `ir::IrError` at the offending op when
+  /// verification fails or no placement can make a function legal. `log`
+  /// gets the summary, progress and (with `debug`) the analysis trace.
+  void run_pass(std::string_view pass, ir::Module& module, bool debug, std::ostream& log,
+                PlacementStrategy strategy = PlacementStrategy::lazy) const {
     require_registered();
-    for (const std::string& pass : options_.passes) {
-      if (pass == "noisy-verify") {
-        verify(module, debug, log);
-      } else if (pass == "noisy-rebalance") {
-        rebalance(module, log);
-        ir::verify(module);
-      } else {
-        reduce_noise(module, log);
-        ir::verify(module);
-        verify(module, debug, log);
-      }
+    if (pass == "noisy-verify") {
+      verify(module, debug, log);
+    } else if (pass == "noisy-rebalance") {
+      rebalance(module, strategy, log);
+    } else if (pass == "noisy-reduce-noise") {
+      reduce_noise(module, strategy, log);
+      ir::verify(module);
+      verify(module, debug, log);
+    } else {
+      throw std::invalid_argument("no noisy pass '" + std::string(pass) + "'");
     }
   }
 
@@ -336,10 +325,10 @@ class NoisyDriver {
     return path.replace_extension().string() + "." + fn.name + (ext.empty() ? ".lp" : ext);
   }
 
-  void reduce_noise(ir::Module& module, std::ostream& log) const {
+  void reduce_noise(ir::Module& module, PlacementStrategy strategy, std::ostream& log) const {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
-    const bool greedy = options_.strategy == PlacementStrategy::greedy;
+    const bool greedy = strategy == PlacementStrategy::greedy;
     std::size_t inserted = 0, greedy_total = 0, functions = 0;
     double bound_total = 0.0;  // over functions, for the gap
     bool all_optimal = true;
@@ -352,7 +341,7 @@ class NoisyDriver {
         const IrNoisyProgram program(fn, dialect_);
         try {
           if (!options_.emit_lp.empty()) emit_lp(module, program);
-          const auto result = place_reduce_noise(program, options_.parameters, placement_options(program, start, log));
+          const auto result = place_reduce_noise(program, options_.parameters, placement_options(program, start, log, strategy));
           placement = result.reduce_after;
           greedy_total += result.greedy_count;
           bound_total += result.best_bound;
@@ -387,7 +376,7 @@ class NoisyDriver {
     log << line.str();
   }
 
-  void rebalance(ir::Module& module, std::ostream& log) const {
+  void rebalance(ir::Module& module, PlacementStrategy strategy, std::ostream& log) const {
     const auto start = std::chrono::steady_clock::now();
     std::size_t trees = 0, seen = 0, before = 0, after = 0, functions = 0, changed = 0;
     bool all_optimal = true;
@@ -397,7 +386,7 @@ class NoisyDriver {
       PlacementOptions o;
       {
         const IrNoisyProgram program(fn, dialect_);
-        o = placement_options(program, start, log);
+        o = placement_options(program, start, log, strategy);
       }
       o.ilp.name = nullptr;  // it names the values of `program`, gone here; the candidates are copies
       IrRebalanceReport report;
@@ -426,9 +415,9 @@ class NoisyDriver {
   // The options of `place_reduce_noise` for one function: the strategy, the
   // time left, LP names, and one progress line a second on `log`.
   [[nodiscard]] PlacementOptions placement_options(const IrNoisyProgram& program, std::chrono::steady_clock::time_point start,
-                                                   std::ostream& log) const {
+                                                   std::ostream& log, PlacementStrategy strategy) const {
     PlacementOptions o;
-    o.strategy = options_.strategy;
+    o.strategy = strategy;
     o.time_limit_seconds = lp::inf;
     if (options_.time_limit_seconds < lp::inf) {
       const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -489,8 +478,42 @@ class NoisyDriver {
   plugin.parse_argument = [driver](std::string_view arg, std::span<const std::string_view> rest) {
     return driver->parse_argument(arg, rest);
   };
-  plugin.run_passes = [driver](ir::Module& module, const ir::PluginContext& context) {
-    driver->run_passes(module, context.debug, *context.log);
+  plugin.register_passes = [driver](ir::IrPassRegistry& registry) {
+    const std::vector<std::string> optimizers{"lazy", "ilp", "greedy"};
+    const auto strategy_of = [](const std::string& name) {
+      return name == "ilp" ? PlacementStrategy::ilp : name == "greedy" ? PlacementStrategy::greedy : PlacementStrategy::lazy;
+    };
+    struct Row {
+      std::string_view name, display, description;
+      bool has_optimizer;
+    };
+    static constexpr Row rows[] = {
+        {"noisy-verify", "NoisyVerify", "Fail at the first noisy op whose noise exceeds the maximum", false},
+        {"noisy-rebalance", "NoisyRebalance",
+         "Re-associate add/sub/mul trees to need fewer reduce_noise ops (kept only when the optimal placement needs fewer)",
+         true},
+        {"noisy-reduce-noise", "NoisyReduceNoise", "Insert noisy.reduce_noise ops, then verify", true},
+    };
+    for (const Row& row : rows) {
+      pass::PassDefinition<ir::IrPasses> def;
+      def.argument = std::string(row.name);
+      def.display_name = std::string(row.display);
+      def.description = std::string(row.description);
+      if (row.has_optimizer)
+        def.options.push_back(pass::PassOption{
+            "optimizer", "lazy: optimal at scale; ilp: the article's model; greedy: the baseline", "lazy", optimizers});
+      def.make_module_pass = [driver, row, strategy_of](const pass::PassOptionValues& values) -> pass::ModulePassBody<ir::IrPasses> {
+        const PlacementStrategy strategy = row.has_optimizer ? strategy_of(values.get("optimizer")) : PlacementStrategy::lazy;
+        return [driver, row, strategy](ir::Module& module, pass::ModuleAnalysisManager<ir::IrPasses>&,
+                                       const ir::PassContext& context) {
+          std::ostringstream discarded;  // no log given: summaries go nowhere
+          std::ostream& log = context.log ? *context.log : discarded;
+          driver->run_pass(row.name, module, context.trace != nullptr, log, strategy);
+          return row.name == "noisy-verify" ? pass::PreservedAnalyses::all() : pass::PreservedAnalyses::none();
+        };
+      };
+      registry.add(std::move(def));
+    }
   };
   plugin.describe_values = [driver](const ir::Module& module, const ir::Function& fn, std::string_view,
                                     const ir::PluginContext& context) {

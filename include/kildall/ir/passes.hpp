@@ -1,0 +1,226 @@
+#pragma once
+/// \file
+/// The reference IR on the generic pass manager (`kildall/pass/`): `IrPasses`
+/// (the `PassIr` traits: `builtin.module` holds `func.func`s, declarations are
+/// skipped, `verify` after each pass), the `PassContext` every pass and
+/// analysis reads, the cached analyses `SccpFunctionAnalysis` and
+/// `IntRangeFunctionAnalysis`, and the passes `sccp` and
+/// `int-range-optimizations` (module-level and interprocedural at module level,
+/// per function inside `func.func`), registered by `register_ir_passes`. A pass that
+/// changes nothing preserves every analysis, so a later pass (or a dump)
+/// reuses the cached result.
+
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <ostream>
+#include <string>
+
+#include <kildall/ir/analysis/int_range.hpp>
+#include <kildall/ir/analysis/interprocedural.hpp>
+#include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/ir/analysis_trace.hpp>
+#include <kildall/ir/diagnostics.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/verifier.hpp>
+#include <kildall/pass/analysis_manager.hpp>
+#include <kildall/pass/pass.hpp>
+#include <kildall/solver/options.hpp>
+
+namespace kildall::ir {
+
+/// What the IR's passes and analyses read besides their unit.
+struct PassContext {
+  const OpRegistry* registry = &OpRegistry::builtins();  ///< The op table of the module.
+  SolverOptions solver = default_solver_options();       ///< Options of every analysis's solver.
+  std::ostream* trace = nullptr;  ///< `--debug-analysis`: where analyses trace each visit (null: silent).
+  std::ostream* log = nullptr;    ///< Where passes write summaries (null: nowhere).
+  std::string file;               ///< The source name diagnostics of passes name.
+
+  /// The driver's solver options: two narrowing passes after widening.
+  [[nodiscard]] static SolverOptions default_solver_options() {
+    SolverOptions options;
+    options.narrowing_passes = 2;
+    return options;
+  }
+};
+
+/// The reference IR as the pass manager sees it (a `kildall::pass::PassIr`).
+struct IrPasses {
+  using Module = ir::Module;          ///< The root unit.
+  using Function = ir::Function;      ///< The unit of function passes.
+  using Context = PassContext;        ///< What passes and analyses read.
+  static constexpr std::string_view module_anchor = "builtin.module";  ///< The module's op name.
+  static constexpr std::string_view function_anchor = "func.func";     ///< A function's op name.
+  /// The number of functions.
+  [[nodiscard]] static std::size_t function_count(const Module& m) { return m.functions.size(); }
+  /// Function `i`.
+  [[nodiscard]] static Function& function(Module& m, std::size_t i) { return m.functions[i]; }
+  /// Declarations have no body for a pass to run on.
+  [[nodiscard]] static bool skipped(const Function& f) { return f.is_declaration(); }
+  /// Throws `IrError` at the first violation (a pass must leave valid IR).
+  static void verify(const Module& m) { ir::verify(m); }
+};
+
+namespace detail {
+
+/// Throws `IrError` at `fn` when the solver stopped before a fixpoint.
+inline void check_converged(const SolveOutcome<ValueId>& outcome, const PassContext& context, const Function& fn) {
+  if (outcome.converged()) return;
+  throw IrError(Diagnostic{context.file, fn.loc,
+                           "analysis of '@" + fn.name + "' stopped: " + std::string(to_string(outcome.status))});
+}
+
+/// A solver-backed analysis of one function, built with the context's options, traced to
+/// `context.trace` when set (`verb` and `describe` shape the trace), checked for convergence.
+template <class Analysis, class Describe>
+[[nodiscard]] std::unique_ptr<Analysis> run_traced(const Function& fn, const PassContext& context,
+                                                   std::string_view verb, Describe describe) {
+  std::unique_ptr<Analysis> out;
+  const auto make = [&](auto&&... observer) {
+    if constexpr (std::is_constructible_v<Analysis, const Function&, const OpRegistry&, const SolverOptions&>)
+      return std::make_unique<Analysis>(fn, *context.registry, context.solver, observer...);
+    else
+      return std::make_unique<Analysis>(fn, context.registry, context.solver, observer...);
+  };
+  if (context.trace) {
+    TraceObserver trace(fn, *context.registry, verb, describe, *context.trace);
+    out = make(trace);
+  } else {
+    out = make();
+  }
+  check_converged(out->result().outcome(), context, fn);
+  return out;
+}
+
+}  // namespace detail
+
+/// SCCP of one function, as the analysis manager caches it (throws `IrError`
+/// when the solver does not converge).
+class SccpFunctionAnalysis {
+ public:
+  /// Runs SCCP on `fn`.
+  SccpFunctionAnalysis(const Function& fn, const PassContext& context)
+      : analysis_(detail::run_traced<SccpAnalysis>(fn, context, "Inferring constant", describe_constant)) {}
+  /// The result.
+  [[nodiscard]] const SccpAnalysis& get() const noexcept { return *analysis_; }
+
+ private:
+  std::unique_ptr<SccpAnalysis> analysis_;
+};
+
+/// Integer-range analysis of one function, as the analysis manager caches it
+/// (throws `IrError` when the solver does not converge).
+class IntRangeFunctionAnalysis {
+ public:
+  /// Runs the analysis on `fn`.
+  IntRangeFunctionAnalysis(const Function& fn, const PassContext& context)
+      : analysis_(detail::run_traced<IntRangeAnalysis>(fn, context, "Inferring ranges", describe_range)) {}
+  /// The result.
+  [[nodiscard]] const IntRangeAnalysis& get() const noexcept { return *analysis_; }
+
+ private:
+  std::unique_ptr<IntRangeAnalysis> analysis_;
+};
+
+/// The IR's pass registry type.
+using IrPassRegistry = pass::PassRegistry<IrPasses>;
+
+namespace detail {
+
+/// Makes each function's analysis of a module-level solve, traced to `context.trace` when set
+/// (every solve of every function, iterations of the call graph included).
+template <class Describe>
+struct TracedConstruction {
+  const PassContext* context;  ///< Where the trace goes.
+  std::string_view verb;       ///< "Inferring constant" / "Inferring ranges".
+  Describe describe;           ///< How a state is printed.
+  /// The analysis of `fn` in `call_context`.
+  template <class Analysis, class L>
+  [[nodiscard]] Analysis make(const Function& fn, const OpRegistry& registry, const SolverOptions& options,
+                              const CallContext<L>& call_context) const {
+    if (context->trace == nullptr) return Analysis(fn, registry, options, call_context);
+    TraceObserver trace(fn, registry, verb, describe, *context->trace);
+    return Analysis(fn, registry, options, call_context, trace);
+  }
+};
+
+/// Throws `IrError` at the function where the call-graph solve stopped, if it did.
+template <class L>
+void check_converged(const CallGraphResult<L>& result, const PassContext& context, const Module& module) {
+  if (result.converged()) return;
+  const Function& fn = module.functions[*result.outcome.offending_node];
+  throw IrError(Diagnostic{context.file, fn.loc,
+                           "interprocedural analysis stopped at '@" + fn.name + "': " +
+                               std::string(to_string(result.outcome.status))});
+}
+
+}  // namespace detail
+
+/// Registers the IR's passes: `sccp` (SCCP, then constants and branches
+/// folded: `apply_sccp`) and `int-range-optimizations` (`arith.cmpi` decided by
+/// ranges folded: `apply_int_range_optimizations`). Each runs on either anchor,
+/// as MLIR's do: written at module level (`-sccp`,
+/// `builtin.module(sccp)`) it analyses the whole module interprocedurally
+/// (`analysis/interprocedural.hpp`: private functions' arguments and call
+/// results follow the calls); inside `func.func(...)` one function at a time,
+/// reading its analysis through the function's analysis manager and preserving
+/// everything when it changed nothing.
+inline void register_ir_passes(IrPassRegistry& registry) {
+  using pass::PreservedAnalyses;
+  pass::PassDefinition<IrPasses> sccp;
+  sccp.argument = "sccp";
+  sccp.display_name = "SCCP";
+  sccp.description = "Sparse conditional constant propagation, then fold constants and branches";
+  sccp.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
+    return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext&) {
+      const SccpRewriteStats stats = apply_sccp(fn, am.get<SccpFunctionAnalysis>().get());
+      const bool changed = stats.values_replaced + stats.ops_erased + stats.branches_folded > 0;
+      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    };
+  };
+  sccp.make_module_pass = [](const pass::PassOptionValues&) -> pass::ModulePassBody<IrPasses> {
+    return [](Module& module, pass::ModuleAnalysisManager<IrPasses>&, const PassContext& context) {
+      bool changed = false;
+      const auto result = solve_module_sccp(
+          module, *context.registry, context.solver,
+          [&](std::uint32_t f, const SccpAnalysis& analysis) {
+            detail::check_converged(analysis.result().outcome(), context, module.functions[f]);
+            const SccpRewriteStats stats = apply_sccp(module.functions[f], analysis);
+            changed = changed || stats.values_replaced + stats.ops_erased + stats.branches_folded > 0;
+          },
+          detail::TracedConstruction{&context, "Inferring constant", describe_constant});
+      detail::check_converged(result, context, module);
+      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    };
+  };
+  registry.add(std::move(sccp));
+  pass::PassDefinition<IrPasses> ranges;
+  ranges.argument = "int-range-optimizations";
+  ranges.display_name = "IntRangeOptimizations";
+  ranges.description = "Fold arith.cmpi whose outcome integer range analysis decides";
+  ranges.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
+    return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext&) {
+      const std::size_t folded = apply_int_range_optimizations(fn, am.get<IntRangeFunctionAnalysis>().get());
+      return folded > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    };
+  };
+  ranges.make_module_pass = [](const pass::PassOptionValues&) -> pass::ModulePassBody<IrPasses> {
+    return [](Module& module, pass::ModuleAnalysisManager<IrPasses>&, const PassContext& context) {
+      std::size_t folded = 0;
+      const auto result = solve_module_int_ranges(
+          module, *context.registry, context.solver,
+          [&](std::uint32_t f, const IntRangeAnalysis& analysis) {
+            detail::check_converged(analysis.result().outcome(), context, module.functions[f]);
+            folded += apply_int_range_optimizations(module.functions[f], analysis);
+          },
+          detail::TracedConstruction{&context, "Inferring ranges", describe_range});
+      detail::check_converged(result, context, module);
+      return folded > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    };
+  };
+  registry.add(std::move(ranges));
+}
+
+}  // namespace kildall::ir

@@ -1,0 +1,143 @@
+// The reference IR on the pass manager (kildall/ir/passes.hpp); oracles: the rewrites called directly (apply_sccp, apply_int_range_optimizations) on a copy, analysis construction counters, error texts written out by hand.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include <kildall/ir.hpp>
+#include <kildall/ir/passes.hpp>
+#include <kildall/pass/pass_manager.hpp>
+
+#include "random_programs.hpp"
+
+using namespace kildall;
+using namespace kildall::ir;
+
+namespace {
+
+// A module of `n` random functions @f0.. (the generator's @f, renamed).
+std::string random_module(std::size_t n, std::uint64_t seed) {
+  std::string text;
+  for (std::size_t i = 0; i < n; ++i) {
+    testing::ProgramShape shape;
+    shape.widths = {static_cast<unsigned>(3 + (seed + i) % 6), 8};
+    shape.blocks = 2 + static_cast<unsigned>((seed + i) % 6);
+    std::string fn = testing::random_program(seed * 1000 + i, shape);
+    const std::size_t at = fn.find("@f(");
+    REQUIRE(at != std::string::npos);
+    fn.replace(at, 3, "@f" + std::to_string(i) + "(");
+    text += fn;
+  }
+  return text;
+}
+
+std::string run_pipeline(const std::string& text, const std::string& pipeline, pass::ThreadPool* pool) {
+  IrPassRegistry registry;
+  register_ir_passes(registry);
+  Module m = parse_and_verify(text, OpRegistry::builtins());
+  PassContext context;
+  pass::ModuleAnalyses<IrPasses> analyses(m, context);
+  pass::RunOptions<IrPasses> options;
+  options.pool = pool;
+  pass::PassManager<IrPasses>(pass::parse_pipeline(pipeline), registry).run(m, analyses, context, options);
+  return print_module(m);
+}
+
+}  // namespace
+
+TEST_CASE("sccp and int-range-optimizations are registered function passes") {
+  IrPassRegistry registry;
+  register_ir_passes(registry);
+  REQUIRE(registry.find("sccp"));
+  CHECK(registry.find("sccp")->is_function_pass());
+  CHECK(registry.find("sccp")->display_name == "SCCP");
+  REQUIRE(registry.find("int-range-optimizations"));
+  CHECK(registry.find("int-range-optimizations")->display_name == "IntRangeOptimizations");
+}
+
+TEST_CASE("the pipeline does what the rewrites called directly do, in parallel or not") {
+  const std::string text = random_module(12, 7);
+  Module direct = parse_and_verify(text, OpRegistry::builtins());
+  for (Function& fn : direct.functions) {
+    {
+      const SccpAnalysis a(fn, OpRegistry::builtins(), PassContext::default_solver_options());
+      (void)apply_sccp(fn, a);
+    }
+    const IntRangeAnalysis r(fn, &OpRegistry::builtins(), PassContext::default_solver_options());
+    (void)apply_int_range_optimizations(fn, r);
+  }
+  const std::string expected = print_module(direct);
+  pass::ThreadPool pool(3);
+  CHECK(run_pipeline(text, "builtin.module(func.func(sccp,int-range-optimizations))", nullptr) == expected);
+  CHECK(run_pipeline(text, "builtin.module(func.func(sccp,int-range-optimizations))", &pool) == expected);
+  CHECK(run_pipeline(text, "sccp,int-range-optimizations", &pool) == expected);
+}
+
+TEST_CASE("analyses are cached in the function's manager and dropped when a pass changes the function") {
+  IrPassRegistry registry;
+  register_ir_passes(registry);
+  // @same: nothing to fold; @folds: the compare is decided by ranges.
+  Module m = parse_and_verify(R"(func.func @same(%a: i32) -> i32 {
+  %b = arith.addi %a, %a : i32
+  return %b : i32
+}
+func.func @folds(%a: i8) -> i1 {
+  %x = arith.extui %a : i8 to i32
+  %c = arith.constant 300 : i32
+  %lt = arith.cmpi ult, %x, %c : i32
+  return %lt : i1
+}
+)", OpRegistry::builtins());
+  PassContext context;
+  pass::ModuleAnalyses<IrPasses> analyses(m, context);
+  pass::PassManager<IrPasses>(pass::parse_pipeline("func.func(int-range-optimizations)"), registry).run(m, analyses, context);
+  auto& same = analyses.function_manager(0);
+  auto& folds = analyses.function_manager(1);
+  CHECK(same.cached<IntRangeFunctionAnalysis>() != nullptr);  // unchanged: kept
+  CHECK(folds.cached<IntRangeFunctionAnalysis>() == nullptr);  // rewritten: dropped
+  CHECK(print_module(m).find("arith.constant true") != std::string::npos);
+  // A second run computes again only for the changed function.
+  pass::PassManager<IrPasses>(pass::parse_pipeline("func.func(int-range-optimizations)"), registry).run(m, analyses, context);
+  CHECK(same.counters().computed == 1);
+  CHECK(same.counters().cache_hits == 1);
+  CHECK(folds.counters().computed == 2);
+  // SCCP's analysis is a different entry of the same cache.
+  const SccpAnalysis& sccp = same.get<SccpFunctionAnalysis>().get();
+  CHECK(&sccp.function() == &m.functions[0]);
+  CHECK(same.size() == 2);
+}
+
+TEST_CASE("a solver that stops early is a diagnostic at the function; --debug-analysis traces go to the context's stream") {
+  IrPassRegistry registry;
+  register_ir_passes(registry);
+  Module m = parse_and_verify(R"(func.func @loop(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.br ^head(%c0 : i32)
+^head(%i: i32):
+  %more = arith.cmpi slt, %i, %n : i32
+  %next = arith.addi %i, %c1 : i32
+  cf.cond_br %more, ^head(%next : i32), ^done
+^done:
+  return %i : i32
+}
+)", OpRegistry::builtins(), "loop.mlir");
+  PassContext context;
+  context.file = "loop.mlir";
+  context.solver.widening = false;
+  context.solver.max_visits_per_node = 3;
+  pass::ModuleAnalyses<IrPasses> analyses(m, context);
+  const pass::PassManager<IrPasses> pm(pass::parse_pipeline("int-range-optimizations"), registry);
+  try {
+    pm.run(m, analyses, context);
+    FAIL("no error");
+  } catch (const IrError& e) {
+    CHECK(std::string(e.what()).starts_with("loop.mlir:1:1: error: analysis of '@loop' stopped: "));
+  }
+  std::ostringstream trace;
+  PassContext traced;
+  traced.trace = &trace;
+  pass::ModuleAnalyses<IrPasses> fresh(m, traced);
+  pass::PassManager<IrPasses>(pass::parse_pipeline("sccp"), registry).run(m, fresh, traced);
+  CHECK(trace.str().find("Inferring constant for %c1 = arith.constant 1 : i32\nInferred constant 1\n") != std::string::npos);
+}
