@@ -50,9 +50,13 @@ struct FreeHugePages {
 /// The process's cache of freed large arrays: 64 MiB, about the per-value and
 /// per-block arrays of one analysis of a function of a million values (4-8 MiB
 /// each; larger arrays are reservations or one of a kind, and are freed).
-/// Never destroyed, so arrays freed by static destructors still find it.
+/// Built in static storage and never destroyed: arrays freed by static
+/// destructors still find it, and building it allocates nothing (a replaced
+/// `operator new` may ask the cache how much it keeps).
 [[nodiscard]] inline HugeBufferCache<FreeHugePages>& huge_buffer_cache() noexcept {
-  static auto* const cache = new HugeBufferCache<FreeHugePages>(std::size_t{64} << 20, std::size_t{8} << 20);
+  using Cache = HugeBufferCache<FreeHugePages>;
+  alignas(Cache) static unsigned char storage[sizeof(Cache)];
+  static Cache* const cache = ::new (static_cast<void*>(storage)) Cache(std::size_t{64} << 20, std::size_t{8} << 20);
   return *cache;
 }
 
