@@ -157,14 +157,14 @@ struct WtoBuilder {
     using Component = typename WtoSequence<Vertex>::Component;
     constexpr std::uint32_t done = std::numeric_limits<std::uint32_t>::max();
 
-    struct Frame {
+    struct Frame {  // 32-bit head and part start: 48 bytes over a CSR graph, not 56 (the stack can be n deep)
       Vertex vertex;
+      std::uint32_t head;
       EdgeIt next;
       EdgeIt last;
-      std::uint32_t head;
+      std::uint32_t part_start;
       bool loop;
-      bool in_component;     // second phase: building the component of `vertex`
-      std::size_t part_start;
+      bool in_component;  // second phase: building the component of `vertex`
     };
 
     const std::size_t n = vertex_count(g);
@@ -185,7 +185,7 @@ struct WtoBuilder {
       dfs_stack.push_back(v);
       dfn[vertex_index(g, v)] = ++counter;
       auto [first, last] = out_edges(v, g);
-      frames.push_back(Frame{v, first, last, counter, false, false, 0});
+      frames.push_back(Frame{v, counter, first, last, 0, false, false});
     };
     auto finish_frame = [&](std::uint32_t returned) {
       frames.pop_back();
@@ -230,7 +230,7 @@ struct WtoBuilder {
               dfs_stack.pop_back();
             }
             f.in_component = true;
-            f.part_start = appended.size();
+            f.part_start = static_cast<std::uint32_t>(appended.size());
             auto [first, last] = out_edges(f.vertex, g);
             f.next = first;
             f.last = last;

@@ -15,12 +15,17 @@
 /// the advice is ignored and the array behaves like any other allocation.
 /// The last huge page of an array is advised only when the array fills three
 /// quarters of it, so a written array holds at most 512 KiB past its end.
-/// Smaller arrays use plain `operator new`.
+/// Smaller arrays use plain `operator new`. Freed large arrays go to a
+/// process-wide cache (`huge_buffer_cache()`: 64 MiB of arrays of at most
+/// 8 MiB) and are handed back to the next allocation of the same rounded size,
+/// already mapped.
 
 #include <cstddef>
 #include <limits>
 #include <new>
 #include <vector>
+
+#include <kildall/support/huge_buffer_cache.hpp>
 
 /// \cond INTERNAL
 #if defined(__linux__) && __has_include(<sys/mman.h>)
@@ -35,6 +40,25 @@ namespace kildall::detail {
 
 /// Size of a transparent huge page on x86-64 and AArch64 (4 KiB base pages).
 inline constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
+
+/// Releases a buffer of `LargeArrayAllocator` (whole huge pages, 2 MiB-aligned).
+struct FreeHugePages {
+  /// Frees `p`.
+  void operator()(void* p, std::size_t /*bytes*/) const noexcept { ::operator delete(p, std::align_val_t{huge_page_bytes}); }
+};
+
+/// The process's cache of freed large arrays: 64 MiB, about the per-value and
+/// per-block arrays of one analysis of a function of a million values (4-8 MiB
+/// each; larger arrays are reservations or one of a kind, and are freed).
+/// Built in static storage and never destroyed: arrays freed by static
+/// destructors still find it, and building it allocates nothing (a replaced
+/// `operator new` may ask the cache how much it keeps).
+[[nodiscard]] inline HugeBufferCache<FreeHugePages>& huge_buffer_cache() noexcept {
+  using Cache = HugeBufferCache<FreeHugePages>;
+  alignas(Cache) static unsigned char storage[sizeof(Cache)];
+  static Cache* const cache = ::new (static_cast<void*>(storage)) Cache(std::size_t{64} << 20, std::size_t{8} << 20);
+  return *cache;
+}
 
 /// A stateless standard allocator: arrays of `huge_page_bytes` or more are
 /// 2 MiB-aligned, rounded up to whole huge pages and advised as huge-page
@@ -53,14 +77,11 @@ struct LargeArrayAllocator {
     const std::size_t bytes = n * sizeof(T);
     if (!is_large(bytes)) return static_cast<T*>(::operator new(bytes, std::align_val_t{alignof(T)}));
     const std::size_t rounded = round_up(bytes);
+    const std::size_t advised = advised_bytes(bytes);
+    if (void* reused = huge_buffer_cache().take(rounded, advised)) return static_cast<T*>(reused);
     void* p = ::operator new(rounded, std::align_val_t{huge_page_bytes});
 #if KILDALL_DETAIL_HAS_MADVISE
-    // The last huge page only when the array fills at least three quarters of it: a written
-    // array then holds at most 512 KiB past its end, and a mostly empty last page stays on
-    // 4 KiB pages (a fault per page, but only for what is written).
-    const std::size_t whole = bytes / huge_page_bytes * huge_page_bytes;
-    const bool tail_mostly_used = bytes - whole >= huge_page_bytes / 4 * 3;
-    (void)::madvise(p, tail_mostly_used ? rounded : whole, MADV_HUGEPAGE);  // advice only
+    (void)::madvise(p, advised, MADV_HUGEPAGE);  // advice only
 #endif
     return static_cast<T*>(p);
   }
@@ -70,7 +91,7 @@ struct LargeArrayAllocator {
     if (!is_large(n * sizeof(T))) {
       ::operator delete(p, std::align_val_t{alignof(T)});
     } else {
-      ::operator delete(p, std::align_val_t{huge_page_bytes});
+      huge_buffer_cache().give(p, round_up(n * sizeof(T)), advised_bytes(n * sizeof(T)));
     }
   }
 
@@ -83,6 +104,14 @@ struct LargeArrayAllocator {
   [[nodiscard]] static constexpr bool is_large(std::size_t bytes) noexcept { return bytes >= huge_page_bytes; }
   [[nodiscard]] static constexpr std::size_t round_up(std::size_t bytes) noexcept {  // whole huge pages
     return (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+  }
+  // The part of an array of `bytes` advised as huge pages: its last huge page only when the
+  // array fills at least three quarters of it: a written array then holds at most 512 KiB past
+  // its end, and a mostly empty last page stays on 4 KiB pages (a fault per page, but only for
+  // what is written).
+  [[nodiscard]] static constexpr std::size_t advised_bytes(std::size_t bytes) noexcept {
+    const std::size_t whole = bytes / huge_page_bytes * huge_page_bytes;
+    return bytes - whole >= huge_page_bytes / 4 * 3 ? round_up(bytes) : whole;
   }
 };
 
