@@ -16,36 +16,14 @@
 #include <kildall/ir/printer.hpp>
 #include <kildall/ir/verifier.hpp>
 
+#include "mlir_opt.hpp"
 #include "random_programs.hpp"
 
 using namespace kildall::ir;
+using kildall::ir::testing::find_mlir_opt;
+using kildall::ir::testing::through_mlir_opt;
 
 namespace {
-
-std::string find_mlir_opt() {
-  for (const char* name : {"mlir-opt-16", "mlir-opt"}) {
-    const std::string probe = std::string("command -v ") + name + " >/dev/null 2>&1";
-    if (std::system(probe.c_str()) == 0) return name;
-  }
-  return "";
-}
-
-/// `text` as `mlir_opt` (run with `flags`) prints it back, through files in a temporary folder;
-/// nullopt when mlir-opt rejects it.
-std::optional<std::string> through_mlir_opt(const std::string& mlir_opt, const std::string& flags,
-                                            const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "kildall_printer_test";
-  std::filesystem::create_directories(dir);
-  const auto in = dir / "in.mlir";
-  const auto out = dir / "out.mlir";
-  std::ofstream(in) << text;
-  const bool ok = std::system((mlir_opt + " " + flags + " " + in.string() + " -o " + out.string()).c_str()) == 0;
-  std::ifstream stream(out);
-  std::string theirs((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
-  std::filesystem::remove_all(dir);
-  if (!ok) return std::nullopt;
-  return theirs;
-}
 
 std::string random_module(std::uint64_t seed) {
   testing::ProgramShape shape;

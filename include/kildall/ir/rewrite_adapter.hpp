@@ -26,13 +26,16 @@
 #include <span>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include <kildall/ir/arith.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_definition.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/rewrite/concepts.hpp>
+#include <kildall/rewrite/rewriter.hpp>
 
 namespace kildall::ir {
 
@@ -273,9 +276,20 @@ class RewriteAdapter {
       for (const std::uint64_t r : out) folded_results.push_back(Result::constant(r));
       return FoldOutcome::folded;
     }
-    if (!def.fold || o.result_count != 1) return FoldOutcome::none;
-    const std::optional<Folded> folded = def.fold(*fn_, op, known);
-    if (!folded) return FoldOutcome::none;
+    const std::optional<Folded> folded =
+        def.fold && o.result_count == 1 ? def.fold(*fn_, op, known) : std::optional<Folded>();
+    if (!folded) {
+      // MLIR's `Commutative` trait fold and `cmpi`'s: a constant moves to the right.
+      const bool swaps = ids.size() == 2 && known[0] != nullptr && known[1] == nullptr &&
+                         (is_commutative(o.code) || is(o.code, BuiltinOp::cmpi));
+      if (!swaps) return FoldOutcome::none;
+      const ValueId lhs = ids[0], rhs = ids[1];
+      set_operand(op, 0, rhs);
+      set_operand(op, 1, lhs);
+      if (is(o.code, BuiltinOp::cmpi))
+        fn_->ops[op].imm = static_cast<std::uint64_t>(swapped_predicate(static_cast<CmpPredicate>(o.imm)));
+      return FoldOutcome::updated_in_place;
+    }
     if (folded->kind == Folded::Kind::constant) folded_results.push_back(Result::constant(folded->bits));
     else folded_results.push_back(Result::value(ids[folded->operand]));
     return FoldOutcome::folded;
@@ -328,5 +342,30 @@ class RewriteAdapter {
 };
 
 static_assert(kildall::rewrite::FoldableIr<RewriteAdapter> && kildall::rewrite::IndexedOps<RewriteAdapter>);
+
+/// Folds `op` as the greedy driver does, announcing every change through `rewriter` (for a
+/// pattern that folds what it would otherwise rewrite, as MLIR's dialect conversion legalizes
+/// by folding first): replaced by existing values and uniqued constants, or changed in place.
+inline kildall::rewrite::FoldOutcome fold_op(kildall::rewrite::Rewriter<RewriteAdapter>& rewriter, OpId op) {
+  using kildall::rewrite::FoldOutcome;
+  RewriteAdapter& ir = rewriter.ir();
+  std::vector<kildall::rewrite::FoldedResult<ValueId, std::uint64_t>> folded;
+  const FoldOutcome outcome = ir.fold(op, folded);
+  if (outcome == FoldOutcome::updated_in_place) rewriter.modify_in_place(op, [] {});
+  if (outcome != FoldOutcome::folded) return outcome;
+  std::vector<ValueId> values;
+  std::size_t i = 0;
+  for (const ValueId result : ir.results(op)) {
+    const auto& f = folded[i++];
+    if (f.is_value()) {
+      values.push_back(std::get<0>(f.folded));
+      continue;
+    }
+    values.push_back(ir.constant(ir.function().values[result].type, std::get<1>(f.folded)));
+    if (const OpId made = ir.take_created_constant(); made != no_index) rewriter.inserted(made);
+  }
+  rewriter.replace_op(op, values);
+  return FoldOutcome::folded;
+}
 
 }  // namespace kildall::ir
