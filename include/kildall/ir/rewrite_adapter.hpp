@@ -17,7 +17,8 @@
 /// hook is asked with the constants it knows (identities, decided choices).
 /// Constants are materialized as MLIR's `OperationFolder` does: one
 /// `arith.constant` per (type, value), at the start of the entry block (it
-/// dominates every use), named MLIR-style (`%c42_i32`, `%true`).
+/// dominates every use), named MLIR-style (`%c42_i32`, `%true`); the
+/// constants that already lead the entry block are adopted as such.
 
 #include <cstddef>
 #include <cstdint>
@@ -98,6 +99,13 @@ class RewriteAdapter {
     for (OpId op = 0; op < fn.ops.size(); ++op) {
       if (fn.ops[op].erased || fn.in_erased_region(fn.ops[op].block)) continue;
       for (const ValueId v : fn.operands_of(op)) users_[v].push_back(op);
+    }
+    // The constants leading the entry block are where uniqued constants live: adopt them (the
+    // first of each type and value).
+    if (!fn.blocks.empty()) {
+      for (OpId op = fn.blocks[0].first_op; op != no_index && is(fn.ops[op].code, BuiltinOp::constant);
+           op = fn.ops[op].next)
+        constants_.try_emplace(key(fn.values[fn.ops[op].result_begin].type, fn.ops[op].imm), fn.ops[op].result_begin);
     }
   }
 

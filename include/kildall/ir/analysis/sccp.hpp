@@ -56,43 +56,49 @@ namespace kildall::ir {
 /// overdefined.
 using ConstantState = Flat<std::uint64_t>;
 
-/// The op results of `fn` that always equal another value by an identity that looks through
-/// the op defining one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
-/// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand order);
-/// as `(v, forwarded)` pairs in increasing `v` (few values have one: no per-value array). SCCP
-/// names `forwarded` as an extra operand of `v` so that `v` reads, and follows, its state.
-[[nodiscard]] inline std::vector<std::pair<ValueId, ValueId>> forwarded_values(const Function& fn) {
-  std::vector<std::pair<ValueId, ValueId>> forwarded;
+/// The value op `op`'s result always equals by an identity that looks through the op defining
+/// one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
+/// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand
+/// order); `no_index` when there is none.
+[[nodiscard]] inline ValueId forwarded_value(const Function& fn, OpId op) {
+  const OpData& o = fn.ops[op];
+  if (o.erased || o.result_count != 1 || o.operand_count != 2) return no_index;
   const auto defined_by = [&](ValueId v, BuiltinOp kind) -> std::span<const ValueId> {
     const ValueData& data = fn.values[v];
     if (data.is_block_argument || !is(fn.ops[data.owner].code, kind)) return {};
     return fn.operands_of(data.owner);
   };
-  for (OpId op = 0; op < fn.ops.size(); ++op) {
-    const OpData& o = fn.ops[op];
-    if (o.erased || o.result_count != 1 || o.operand_count != 2) continue;
-    const auto ids = fn.operands_of(op);
-    ValueId found = no_index;
-    if (is(o.code, BuiltinOp::subi)) {
-      if (const auto add = defined_by(ids[0], BuiltinOp::addi); !add.empty()) {
-        if (ids[1] == add[1]) found = add[0];
-        else if (ids[1] == add[0]) found = add[1];
-      }
-    } else if (is(o.code, BuiltinOp::addi)) {
-      if (const auto sub = defined_by(ids[0], BuiltinOp::subi); !sub.empty() && ids[1] == sub[1]) found = sub[0];
-      else if (const auto sub2 = defined_by(ids[1], BuiltinOp::subi); !sub2.empty() && ids[0] == sub2[1])
-        found = sub2[0];
-    } else if (is(o.code, BuiltinOp::xori)) {
-      for (std::size_t side = 0; side < 2 && found == no_index; ++side) {
-        const auto inner = defined_by(ids[side], BuiltinOp::xori);
-        if (inner.empty()) continue;
-        const ValueId other = ids[1 - side];
-        if (other == inner[1]) found = inner[0];
-        else if (other == inner[0]) found = inner[1];
-      }
+  const auto ids = fn.operands_of(op);
+  ValueId found = no_index;
+  if (is(o.code, BuiltinOp::subi)) {
+    if (const auto add = defined_by(ids[0], BuiltinOp::addi); !add.empty()) {
+      if (ids[1] == add[1]) found = add[0];
+      else if (ids[1] == add[0]) found = add[1];
     }
-    if (found != no_index) forwarded.emplace_back(o.result_begin, found);
+  } else if (is(o.code, BuiltinOp::addi)) {
+    if (const auto sub = defined_by(ids[0], BuiltinOp::subi); !sub.empty() && ids[1] == sub[1]) found = sub[0];
+    else if (const auto sub2 = defined_by(ids[1], BuiltinOp::subi); !sub2.empty() && ids[0] == sub2[1])
+      found = sub2[0];
+  } else if (is(o.code, BuiltinOp::xori)) {
+    for (std::size_t side = 0; side < 2 && found == no_index; ++side) {
+      const auto inner = defined_by(ids[side], BuiltinOp::xori);
+      if (inner.empty()) continue;
+      const ValueId other = ids[1 - side];
+      if (other == inner[1]) found = inner[0];
+      else if (other == inner[0]) found = inner[1];
+    }
   }
+  return found;
+}
+
+/// The op results of `fn` that always equal another value (`forwarded_value`), as
+/// `(v, forwarded)` pairs in increasing `v` (few values have one: no per-value array). SCCP
+/// names `forwarded` as an extra operand of `v` so that `v` reads, and follows, its state.
+[[nodiscard]] inline std::vector<std::pair<ValueId, ValueId>> forwarded_values(const Function& fn) {
+  std::vector<std::pair<ValueId, ValueId>> forwarded;
+  for (OpId op = 0; op < fn.ops.size(); ++op)
+    if (const ValueId found = forwarded_value(fn, op); found != no_index)
+      forwarded.emplace_back(fn.ops[op].result_begin, found);
   std::sort(forwarded.begin(), forwarded.end());  // ops are not in value order after rewrites
   return forwarded;
 }
