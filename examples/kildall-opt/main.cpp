@@ -44,6 +44,9 @@
 #include <kildall/ir.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/ir/analysis/unsigned_when_equivalent.hpp>
+#include <kildall/ir/assume.hpp>
+#include <kildall/ir/canonicalize.hpp>
 #include <kildall/ir/driver_plugin.hpp>
 
 // Dialects outside kildall/ir/ extend the driver as `ir::DriverPlugin`s. The
@@ -69,7 +72,9 @@ constexpr std::string_view usage_text =
     "\n"
     "OPTIONS:\n"
     "  --sccp                     Sparse conditional constant propagation, then fold constants and branches\n"
-    "  --int-range-optimizations  Fold arith.cmpi whose outcome integer range analysis decides\n"
+    "  --int-range-optimizations  Replace values whose integer range is one constant by the constant\n"
+    "  --arith-unsigned-when-equivalent  Signed ops on operands proved non-negative become unsigned\n"
+    "  --canonicalize             Fold, simplify arith and cf (MLIR's canonicalization patterns), drop dead code\n"
     "  --dump-analysis=<name>     Print one line per SSA value instead of the module (sccp | int-range)\n"
     "  --debug-analysis           Trace every analysis step to stderr\n"
     "  --dot                      Print the CFG as Graphviz, each value with its state (sccp, or the\n"
@@ -93,7 +98,7 @@ std::vector<DriverPlugin> load_plugins() {
 struct Options {
   std::string input;
   std::string output = "-";
-  std::vector<std::string> passes;  // "sccp", "int-range-optimizations"
+  std::vector<std::string> passes;  // "sccp", "int-range-optimizations", "arith-unsigned-when-equivalent", "canonicalize"
   std::string dump;                 // "", "sccp", "int-range"
   bool debug = false;
   bool dot = false;
@@ -141,8 +146,9 @@ Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& pl
       options.help = true;
     } else if (arg == "--sccp") {
       options.passes.emplace_back("sccp");
-    } else if (arg == "--int-range-optimizations") {
-      options.passes.emplace_back("int-range-optimizations");
+    } else if (arg == "--int-range-optimizations" || arg == "--arith-unsigned-when-equivalent" ||
+               arg == "--canonicalize") {
+      options.passes.emplace_back(arg.substr(2));
     } else if (arg.starts_with("--dump-analysis=")) {
       options.dump = std::string(arg.substr(16));
       if (options.dump != "sccp" && options.dump != "int-range" && !plugin_for_analysis(plugins, options.dump)) {
@@ -432,10 +438,13 @@ void run_pass(Module& module, const std::string& pass, bool debug) {
       } else {
         run(SccpAnalysis(fn, *module.registry, solver_options()));
       }
+    } else if (pass == "canonicalize") {
+      (void)canonicalize(fn, *module.registry);
     } else {
       const auto run = [&](const IntRangeAnalysis& analysis) {
         check_converged(analysis.result().outcome(), module, fn);
-        (void)apply_int_range_optimizations(fn, analysis);
+        if (pass == "arith-unsigned-when-equivalent") (void)apply_arith_unsigned_when_equivalent(fn, analysis);
+        else (void)apply_int_range_optimizations(fn, analysis);
       };
       if (debug) {
         TraceObserver trace(fn, *module.registry, "Inferring ranges", describe_range);
@@ -597,6 +606,7 @@ int main(int argc, char** argv) {
     OpRegistry registry;
     for (const DriverPlugin& plugin : plugins)
       if (plugin.register_dialect) plugin.register_dialect(registry);
+    (void)add_assume_op(registry);  // kildall.assume (docs/ir.md)
     timer.start("Parser");
     Module module = [&] {
       OpAsmParser parser(source, registry, source_name);
@@ -610,7 +620,10 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> parsed_ops;  // per function: ids at or past this were added by passes
     for (const Function& fn : module.functions) parsed_ops.push_back(fn.ops.size());
     for (const std::string& pass : options.passes) {
-      timer.start(pass == "sccp" ? "SCCP" : "IntRangeOptimizations");
+      timer.start(pass == "sccp"             ? "SCCP"
+                  : pass == "canonicalize" ? "Canonicalizer"
+                  : pass == "int-range-optimizations" ? "IntRangeOptimizations"
+                                                      : "ArithUnsignedWhenEquivalent");
       run_pass(module, pass, options.debug);
       timer.stop();
     }
