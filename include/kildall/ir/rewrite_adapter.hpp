@@ -146,6 +146,7 @@ class RewriteAdapter {
   /// Whether erasing `op` when unused cannot change the program: an op with semantics
   /// (`eval`) that is not a terminator and owns no region.
   [[nodiscard]] bool is_pure(OpId op) const {
+    if (fn_->ops[op].code >= registry_->op_count()) return false;  // unknown to the registry: opaque
     const OpDefinition& def = definition(op);
     if (!def.eval || def.terminator || def.may_terminate || fn_->ops[op].successor_count != 0) return false;
     return fn_->regions.size() < 2 || fn_->regions_of(op).first == fn_->regions_of(op).second;
@@ -260,6 +261,7 @@ class RewriteAdapter {
     using kildall::rewrite::FoldOutcome;
     using Result = kildall::rewrite::FoldedResult<ValueId, std::uint64_t>;
     const OpData& o = fn_->ops[op];
+    if (o.code >= registry_->op_count()) return FoldOutcome::none;  // unknown to the registry: opaque
     const OpDefinition& def = registry_->op(o.code);
     if (is(o.code, BuiltinOp::constant) || !def.eval || def.terminator || o.result_count == 0 ||
         o.successor_count != 0 || !is_pure(op))

@@ -88,3 +88,25 @@ TEST_CASE("values without uses, existing constants and non-integer proofs are le
   CHECK(stats.values_replaced == 0);
   CHECK(print_module(module).find("c5_i8") == std::string::npos);
 }
+
+TEST_CASE("ops of a dialect the registry does not know are left alone (no out-of-range lookup)") {
+  OpRegistry with_dialect;
+  OpDefinition op;
+  op.name = "my.op";
+  op.format = OpFormat::unary;
+  (void)with_dialect.add_op(std::move(op));
+  Module module = parse_and_verify(R"(func.func @f(%a: i8) -> i8 {
+  %y = my.op %a : i8
+  return %y : i8
+})",
+                                   with_dialect, "t.mlir");
+  Function& fn = module.functions[0];
+  // A proof for %y, read against the built-in ops only: the op is opaque, nothing is replaced.
+  const auto constant = [&fn](ValueId v) -> std::optional<std::uint64_t> {
+    return fn.value_name(v) == "y" ? std::optional<std::uint64_t>(3) : std::nullopt;
+  };
+  const ConstantReplacementStats stats =
+      replace_with_constants(fn, OpRegistry::builtins(), [](BlockId) { return true; }, constant);
+  CHECK(stats.values_replaced == 0);
+  CHECK(fn.ops[fn.blocks[0].first_op].code == code_of(BuiltinOp::count));  // my.op is still there
+}

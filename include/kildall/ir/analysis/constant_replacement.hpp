@@ -40,6 +40,7 @@ namespace detail {
     const RegionData& region = fn.regions[r];
     for (BlockId b = region.first_block; b < region.first_block + region.block_count; ++b) {
       for (const OpId inner : fn.ops_of(b)) {
+        if (fn.ops[inner].code >= registry.op_count()) return false;  // unknown to `registry`: may have effects
         const OpDefinition& def = registry.op(fn.ops[inner].code);
         const bool region_terminator = def.terminator && fn.ops[inner].successor_count == 0 &&
                                        !is(fn.ops[inner].code, BuiltinOp::return_);
@@ -56,6 +57,7 @@ namespace detail {
 /// Whether a single-result op is turned into its constant in place (rather than replaced by a new one).
 [[nodiscard]] inline bool constant_in_place(const Function& fn, OpId op, const OpRegistry& registry) {
   const OpData& o = fn.ops[op];
+  if (o.code >= registry.op_count()) return false;  // an op of a dialect `registry` does not know
   const OpDefinition& def = registry.op(o.code);
   return o.result_count == 1 && def.eval && !def.terminator && !def.region_flow.described();
 }
@@ -123,6 +125,7 @@ ConstantReplacementStats replace_with_constants(Function& fn, const OpRegistry& 
       ++stats.ops_erased;
       continue;
     }
+    if (o.code >= registry.op_count()) continue;  // an op of a dialect `registry` does not know: opaque
     const OpDefinition& def = registry.op(o.code);
     const bool owns_regions = def.region_flow.described();
     bool all_replaced = true;
