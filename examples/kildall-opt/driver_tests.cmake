@@ -14,6 +14,15 @@ kildall_opt_test(kildall_opt_dump_int_range ARGS --dump-analysis=int-range @EXAM
                  EXPECT_STDOUT expected/ranges.int-range.txt)
 kildall_opt_test(kildall_opt_int_range_optimizations ARGS --int-range-optimizations @EXAMPLES@/ranges.mlir
                  EXPECT_EXIT 0 EXPECT_STDOUT expected/ranges.opt.mlir)
+kildall_opt_test(kildall_opt_unsigned_when_equivalent ARGS --arith-unsigned-when-equivalent @EXAMPLES@/unsigned.mlir
+                 EXPECT_EXIT 0 EXPECT_STDOUT expected/unsigned.unsigned.mlir)
+kildall_opt_test(kildall_opt_unsigned_then_canonicalize ARGS --arith-unsigned-when-equivalent --canonicalize
+                 @EXAMPLES@/unsigned.mlir EXPECT_EXIT 0 EXPECT_STDOUT expected/unsigned.canonical.mlir)
+kildall_opt_test(kildall_opt_canonicalize ARGS --canonicalize @EXAMPLES@/constants.mlir -o @WORK@/out.mlir EXPECT_EXIT 0
+                 OUTPUT_FILE @WORK@/out.mlir EXPECT_STDOUT expected/constants.canonical.mlir)
+kildall_opt_test(kildall_opt_timing_rows_rewrites ARGS --timing --canonicalize --arith-unsigned-when-equivalent
+                 @EXAMPLES@/unsigned.mlir -o @WORK@/out.mlir EXPECT_EXIT 0 OUTPUT_FILE @WORK@/out.mlir
+                 STDERR_REGEX "%\\)  Parser\n.*%\\)  'func.func' Pipeline\n.*%\\)    Canonicalizer\n.*%\\)    ArithUnsignedWhenEquivalent\n.*%\\)  Output\n")
 kildall_opt_test(kildall_opt_debug_analysis ARGS --dump-analysis=int-range --debug-analysis @EXAMPLES@/article.mlir
                  -o @WORK@/dump.txt EXPECT_EXIT 0 EXPECT_STDERR expected/article.debug.txt)
 kildall_opt_test(kildall_opt_dot ARGS --dot --dump-analysis=int-range @EXAMPLES@/ranges.mlir EXPECT_EXIT 0

@@ -43,6 +43,9 @@
 #include <kildall/ir.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/ir/analysis/unsigned_when_equivalent.hpp>
+#include <kildall/ir/assume.hpp>
+#include <kildall/ir/canonicalize.hpp>
 #include <kildall/ir/driver_plugin.hpp>
 #include <kildall/ir/passes.hpp>
 #include <kildall/pass/command_line.hpp>
@@ -660,6 +663,7 @@ int main(int argc, char** argv) {
     OpRegistry registry;
     for (const DriverPlugin& plugin : plugins)
       if (plugin.register_dialect) plugin.register_dialect(registry);
+    (void)add_assume_op(registry);  // kildall.assume (docs/ir.md)
     // Function passes run on a pool of one thread per core, unless disabled or traced (a trace
     // must come out in order).
     std::optional<pass::ThreadPool> pool;

@@ -1,4 +1,4 @@
-// Compiles and runs the C++ blocks of docs/rewrites.md, as printed there, so the page cannot rot (oracle: the circuit's truth table before and after rewriting, and the figures the page states).
+// Compiles and runs the C++ blocks of docs/rewrites.md, as printed there, so the page cannot rot (oracles: the circuit's truth table before and after rewriting, the figures the page states, and the grid example's row and column of every thread id).
 // (tests/docs/check_doc_snippets.py checks the blocks are verbatim.)
 
 // --- docs/rewrites.md: "Your IR" (verbatim) -----------------------------------
@@ -153,6 +153,42 @@ kildall::rewrite::RewriteResult simplify_example(circuit::Circuit& c) {
 #include <map>
 #include <stdexcept>
 
+// --- docs/rewrites.md: "The reference IR" (verbatim) -------------------------
+#include <kildall/ir/analysis/unsigned_when_equivalent.hpp>
+#include <kildall/ir/assume.hpp>
+#include <kildall/ir/canonicalize.hpp>
+#include <kildall/ir/printer.hpp>
+#include <kildall/ir/verifier.hpp>
+
+// A thread's row and column in a 32-wide grid, the thread id asserted in [0, 1023].
+std::string simplify_grid() {
+  kildall::ir::OpRegistry registry;
+  (void)kildall::ir::add_assume_op(registry);
+  kildall::ir::Module module = kildall::ir::parse_and_verify(R"(
+func.func @grid(%tid: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1023 = arith.constant 1023 : i32
+  %t = kildall.assume %tid in [%c0, %c1023] : i32
+  %c32 = arith.constant 32 : i32
+  %one = arith.constant 1 : i32
+  %row = arith.divsi %t, %c32 : i32
+  %scaled = arith.muli %one, %row : i32
+  %col = arith.remsi %t, %c32 : i32
+  return %scaled, %col : i32, i32
+})", registry, "grid.mlir");
+  kildall::ir::Function& fn = module.functions[0];
+  {
+    const kildall::ir::IntRangeAnalysis ranges(fn, &registry);
+    (void)kildall::ir::apply_arith_unsigned_when_equivalent(fn, ranges);  // divsi -> divui, remsi -> remui
+  }
+  (void)kildall::ir::canonicalize(fn, registry);  // 1 * row is row; %one is dead
+  kildall::ir::verify(module);
+  return kildall::ir::print_module(module);
+}
+// --- end of the snippet -------------------------------------------------------
+
+#include <kildall/ir/interpreter.hpp>
+
 namespace {
 
 // The value of every output of `c` with inputs (in creation order) set from the bits of `inputs`.
@@ -207,5 +243,25 @@ TEST_CASE("docs/rewrites.md: the circuit example") {
   for (unsigned inputs = 0; inputs < 8; ++inputs) {
     const bool x = (inputs & 1u) != 0, y = (inputs & 2u) != 0, z = (inputs & 4u) != 0;
     CHECK(outputs(c, inputs) == std::vector<bool>{(!x && !y) || z});
+  }
+}
+
+TEST_CASE("docs/rewrites.md: the reference IR example") {
+  const std::string out = simplify_grid();
+  // The page's claims: unsigned division and remainder, %row returned directly, %one gone.
+  CHECK(out.find("%row = arith.divui %t, %c32_i32 : i32") != std::string::npos);  // %c32 hoisted
+  CHECK(out.find("%col = arith.remui %t, %c32_i32 : i32") != std::string::npos);
+  CHECK(out.find("return %row, %col : i32, i32") != std::string::npos);
+  CHECK(out.find("arith.muli") == std::string::npos);
+  CHECK(out.find("%one") == std::string::npos);
+  // Same results as the original on every thread id of the asserted range.
+  kildall::ir::OpRegistry registry;
+  (void)kildall::ir::add_assume_op(registry);
+  const kildall::ir::Module rewritten = kildall::ir::parse_and_verify(out, registry, "out.mlir");
+  const kildall::ir::Interpreter after(rewritten);
+  for (std::uint64_t tid = 0; tid < 1024; ++tid) {
+    const kildall::ir::ExecResult r = after.run(0u, std::vector<std::uint64_t>{tid});
+    REQUIRE(r.status == kildall::ir::ExecStatus::returned);
+    CHECK(r.results == std::vector<std::uint64_t>{tid / 32, tid % 32});
   }
 }

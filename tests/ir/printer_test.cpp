@@ -20,8 +20,8 @@
 #include "random_programs.hpp"
 
 using namespace kildall::ir;
-using testing::find_mlir_opt;
-using testing::through_mlir_opt;
+using kildall::ir::testing::find_mlir_opt;
+using kildall::ir::testing::through_mlir_opt;
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -372,6 +373,26 @@ inline Observations observe(const Module& module, const std::vector<std::vector<
     obs.returned += r.status == ExecStatus::returned;
   }
   return obs;
+}
+
+/// The first argument tuple on which function 0 of `after` does not return what function 0 of
+/// `before` returns (runs of `before` that do not return within `max_steps` are skipped;
+/// `after` gets twice the steps); nothing when they agree on every tuple. The oracle of the
+/// rewrite tests: a rewrite must keep every defined result.
+inline std::optional<std::vector<std::uint64_t>> first_difference(const Module& before, const Module& after,
+                                                                  const std::vector<std::vector<std::uint64_t>>& tuples,
+                                                                  std::uint64_t max_steps) {
+  const Interpreter a(before), b(after);
+  InterpreterOptions small, large;
+  small.max_steps = max_steps;
+  large.max_steps = 2 * max_steps + 64;
+  for (const auto& args : tuples) {
+    const ExecResult x = a.run(0u, args, small);
+    if (x.status != ExecStatus::returned) continue;
+    const ExecResult y = b.run(0u, args, large);
+    if (y.status != ExecStatus::returned || y.results != x.results) return args;
+  }
+  return std::nullopt;
 }
 
 }  // namespace kildall::ir::testing

@@ -215,4 +215,83 @@ struct ArithResult {
   return a & width_mask(to);  // extui keeps the bits, trunci drops the high ones
 }
 
+/// True for the commutative binary `arith` ops (MLIR's `Commutative` trait): `addi`, `muli`,
+/// `andi`, `ori`, `xori` and the four min/max.
+[[nodiscard]] constexpr bool is_commutative(OpCode code) {
+  constexpr std::array<BuiltinOp, 9> commutative = {BuiltinOp::addi,  BuiltinOp::muli,  BuiltinOp::andi,
+                                                    BuiltinOp::ori,   BuiltinOp::xori,  BuiltinOp::minsi,
+                                                    BuiltinOp::maxsi, BuiltinOp::minui, BuiltinOp::maxui};
+  for (const BuiltinOp op : commutative)
+    if (is(code, op)) return true;
+  return false;
+}
+
+/// The predicate that compares the same way with the operands swapped (`a slt b` is `b sgt a`;
+/// `eq` and `ne` stay).
+[[nodiscard]] constexpr CmpPredicate swapped_predicate(CmpPredicate predicate) {
+  constexpr std::array<CmpPredicate, 10> swapped = {CmpPredicate::eq,  CmpPredicate::ne,  CmpPredicate::sgt,
+                                                    CmpPredicate::sge, CmpPredicate::slt, CmpPredicate::sle,
+                                                    CmpPredicate::ugt, CmpPredicate::uge, CmpPredicate::ult,
+                                                    CmpPredicate::ule};
+  return swapped[static_cast<std::size_t>(predicate)];
+}
+
+/// When binary op `code` on `width`-bit operands always equals one of its operands (with at
+/// least one operand unknown), the operand's number: the identities of MLIR's `arith` folders
+/// that answer an existing value, on either side for commutative ops: `x + 0`, `x - 0`,
+/// `x * 1`, `x / 1` (all divisions), `x & ~0`, `x | 0`, `x ^ 0`, shifts by 0, `x & x`,
+/// `x | x`, min/max of `x, x`, `maxsi(x, INT_MIN)`, `minsi(x, INT_MAX)`, `maxui(x, 0)`,
+/// `minui(x, ~0)`. `same_operand`, `a`, `b` as for `fold_binary_identity`.
+[[nodiscard]] constexpr std::optional<std::uint32_t> fold_binary_forwarding(OpCode code, unsigned width,
+                                                                             bool same_operand, const std::uint64_t* a,
+                                                                             const std::uint64_t* b) {
+  if (width == 0 || width > 64) return std::nullopt;
+  const std::uint64_t mask = width_mask(width);
+  const std::uint64_t smax = mask >> 1, smin = (mask >> 1) + 1;
+  // The other operand's number when one operand is the known constant `bits` (the right one,
+  // or either for a commutative op).
+  const auto neutral = [&](std::uint64_t bits, bool either_side) -> std::optional<std::uint32_t> {
+    if (b && (*b & mask) == bits) return 0;
+    if (either_side && a && (*a & mask) == bits) return 1;
+    return std::nullopt;
+  };
+  const BuiltinOp op = static_cast<BuiltinOp>(code);
+  switch (op) {
+    case BuiltinOp::andi:
+    case BuiltinOp::ori:
+    case BuiltinOp::minsi:
+    case BuiltinOp::maxsi:
+    case BuiltinOp::minui:
+    case BuiltinOp::maxui:
+      if (same_operand) return 0;
+      break;
+    default: break;
+  }
+  switch (op) {
+    case BuiltinOp::addi:
+    case BuiltinOp::ori:
+    case BuiltinOp::xori:
+    case BuiltinOp::maxui: return neutral(0, true);
+    case BuiltinOp::subi:
+    case BuiltinOp::shli:
+    case BuiltinOp::shrsi:
+    case BuiltinOp::shrui: return neutral(0, false);
+    case BuiltinOp::muli: return neutral(1, true);
+    case BuiltinOp::divsi:
+      if (width == 1) return std::nullopt;  // the bits 1 are -1 at width 1: x / -1 is not x
+      return neutral(1, false);
+    case BuiltinOp::floordivsi:
+    case BuiltinOp::ceildivsi:
+      if (width == 1) return std::nullopt;
+      return neutral(1, false);
+    case BuiltinOp::divui:
+    case BuiltinOp::ceildivui: return neutral(1, false);
+    case BuiltinOp::andi:
+    case BuiltinOp::minui: return neutral(mask, true);
+    case BuiltinOp::maxsi: return neutral(smin, true);
+    case BuiltinOp::minsi: return neutral(smax, true);
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace kildall::ir

@@ -126,6 +126,8 @@ namespace detail {
     const unsigned width = result_width(fn, op);
     if (const auto bits = fold_binary_identity(code, width, ids[0] == ids[1], known[0], known[1]))
       return Folded::constant(*bits);
+    if (const auto operand = fold_binary_forwarding(code, width, ids[0] == ids[1], known[0], known[1]))
+      return Folded::to_operand(*operand);
     if ((is(code, BuiltinOp::andi) || is(code, BuiltinOp::ori)) && width != 0 &&
         (is_not_of(fn, ids[1], ids[0], width) || is_not_of(fn, ids[0], ids[1], width)))
       return Folded::constant(is(code, BuiltinOp::andi) ? 0 : width_mask(width));
@@ -256,6 +258,7 @@ namespace detail {
   def.fold = [](const Function& fn, OpId op, std::span<const std::uint64_t* const> known) -> std::optional<Folded> {
     if (known[0] != nullptr) return Folded::to_operand(*known[0] != 0 ? 1 : 2);
     const auto ids = fn.operands_of(op);
+    if (ids[1] == ids[2]) return Folded::to_operand(1);  // select(c, x, x) = x
     const ValueData& condition = fn.values[ids[0]];
     if (condition.is_block_argument || !is(fn.ops[condition.owner].code, BuiltinOp::cmpi)) return std::nullopt;
     const auto compared = fn.operands_of(condition.owner);

@@ -6,7 +6,8 @@
 /// analysis reads, the cached analyses `SccpFunctionAnalysis` and
 /// `IntRangeFunctionAnalysis`, and the passes `sccp` and
 /// `int-range-optimizations` (module-level and interprocedural at module level,
-/// per function inside `func.func`), registered by `register_ir_passes`. A pass that
+/// per function inside `func.func`), `arith-unsigned-when-equivalent` and
+/// `canonicalize` (function passes), registered by `register_ir_passes`. A pass that
 /// changes nothing preserves every analysis, so a later pass (or a dump)
 /// reuses the cached result.
 
@@ -19,6 +20,8 @@
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/interprocedural.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/ir/analysis/unsigned_when_equivalent.hpp>
+#include <kildall/ir/canonicalize.hpp>
 #include <kildall/ir/analysis_trace.hpp>
 #include <kildall/ir/diagnostics.hpp>
 #include <kildall/ir/module.hpp>
@@ -221,6 +224,34 @@ inline void register_ir_passes(IrPassRegistry& registry) {
     };
   };
   registry.add(std::move(ranges));
+  pass::PassDefinition<IrPasses> unsigned_ops;
+  unsigned_ops.argument = "arith-unsigned-when-equivalent";
+  unsigned_ops.display_name = "ArithUnsignedWhenEquivalent";
+  unsigned_ops.description = "Signed ops on operands proved non-negative become unsigned";
+  unsigned_ops.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
+    return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext&) {
+      const std::size_t changed = apply_arith_unsigned_when_equivalent(fn, am.get<IntRangeFunctionAnalysis>().get());
+      return changed > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    };
+  };
+  registry.add(std::move(unsigned_ops));
+  pass::PassDefinition<IrPasses> canonicalizer;
+  canonicalizer.argument = "canonicalize";
+  canonicalizer.display_name = "Canonicalizer";
+  canonicalizer.description = "Fold, simplify arith and cf (MLIR's canonicalization patterns), drop dead code";
+  canonicalizer.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
+    return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>&, const PassContext& context) {
+      const kildall::rewrite::RewriteResult result = canonicalize(fn, *context.registry);
+      if (!result.converged())
+        throw IrError(Diagnostic{context.file, fn.loc, "canonicalize of '@" + fn.name + "': " + result.message()});
+      const auto& s = result.statistics;
+      std::uint64_t applied = 0;
+      for (const auto& a : s.applications) applied += a.count;
+      const bool changed = s.folds + s.erased + s.created + applied > 0;
+      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    };
+  };
+  registry.add(std::move(canonicalizer));
 }
 
 }  // namespace kildall::ir

@@ -193,6 +193,31 @@ TEST_CASE("the seed's example: extsi then addi stays within 9 signed bits") {
   CHECK(printed.find("%open = arith.cmpi sge, %2, %zero : i32") != std::string::npos);
 }
 
+TEST_CASE("every value whose range is one constant is replaced, not only comparisons (MLIR's @add_min_max)") {
+  const OpRegistry registry;
+  Module module = parse_and_verify(R"(func.func @add_min_max(%a: index, %b: index) -> index {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %0 = arith.minsi %a, %c1 : index
+  %1 = arith.maxsi %0, %c1 : index
+  %2 = arith.minui %b, %c2 : index
+  %3 = arith.maxui %2, %c2 : index
+  %4 = arith.addi %1, %3 : index
+  func.return %4 : index
+}
+)",
+                                   registry);
+  Function& fn = module.functions[0];
+  const IntRangeAnalysis ranges(fn);
+  CHECK_FALSE(ranges.constant(fn.argument(0, 0)).has_value());
+  CHECK(apply_int_range_optimizations(fn, ranges) == 3);  // %1 = 1, %3 = 2, %4 = 3
+  verify(module);
+  const std::string printed = print_module(module);
+  CHECK(printed.find("%4 = arith.constant 3 : index") != std::string::npos);
+  CHECK(printed.find("%1 = arith.constant 1 : index") != std::string::npos);
+  CHECK(printed.find("%0 = arith.minsi %a, %c1 : index") != std::string::npos);  // not one constant
+}
+
 TEST_CASE("a counting loop terminates by widening and stays sound") {
   const OpRegistry registry;
   const Module module = parse_and_verify(R"(func.func @f(%n: i16) -> i16 {

@@ -18,19 +18,22 @@
 /// with (`OpRegistry::add_type`, default 64).
 ///
 /// `apply_int_range_optimizations` is MLIR's `int-range-optimizations`: each
-/// `arith.cmpi` whose outcome the operand ranges decide is replaced by a
-/// constant `true`/`false`.
+/// integer value whose range is a single constant (a decided `arith.cmpi`, an
+/// `addi` of bounded operands, a block argument) is replaced by an
+/// `arith.constant` (`replace_with_constants`, constant_replacement.hpp).
 
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <kildall/ir/analysis/call_context.hpp>
+#include <kildall/ir/analysis/constant_replacement.hpp>
 #include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
@@ -112,6 +115,7 @@ class IntRangeAnalysis {
   IntRangeAnalysis(const Function& fn, const OpRegistry* registry = nullptr, const SolverOptions& options = {},
                    Observer&& observer = Observer{})
       : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn, registry ? *registry : OpRegistry::builtins())),
+        registry_(registry ? registry : &OpRegistry::builtins()),
         problem_(std::make_unique<IntRangeProblem>(*shape_, registry)),
         result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
 
@@ -120,7 +124,7 @@ class IntRangeAnalysis {
   template <class Observer = NoObserver>
   IntRangeAnalysis(const Function& fn, const OpRegistry& registry, const SolverOptions& options,
                    const CallContext<Interval>& context, Observer&& observer = Observer{})
-      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn, registry)),
+      : fn_(&fn), shape_(std::make_unique<FunctionShape>(fn, registry)), registry_(&registry),
         problem_(std::make_unique<IntRangeProblem>(*shape_, &registry, &context)),
         result_(solve_sparse(*shape_, *problem_, options, std::forward<Observer>(observer))) {}
 
@@ -135,6 +139,14 @@ class IntRangeAnalysis {
   [[nodiscard]] const Result& result() const { return result_; }
   /// The function analysed.
   [[nodiscard]] const Function& function() const { return *fn_; }
+  /// The op table the analysis read.
+  [[nodiscard]] const OpRegistry& registry() const { return *registry_; }
+  /// The constant bits of `v` when its range is a single value.
+  [[nodiscard]] std::optional<std::uint64_t> constant(ValueId v) const {
+    const Interval* s = lookup(v);
+    if (!s || !s->is_constant()) return std::nullopt;
+    return s->unsigned_constant();
+  }
   /// `[smin, smax] u[umin, umax]` or `uninitialized`: the `--dump-analysis=int-range` text.
   [[nodiscard]] std::string describe(ValueId v) const {
     const Interval* s = lookup(v);
@@ -144,30 +156,19 @@ class IntRangeAnalysis {
  private:
   const Function* fn_;
   std::unique_ptr<FunctionShape> shape_;  // stable addresses: the result points at the shape
+  const OpRegistry* registry_;
   std::unique_ptr<IntRangeProblem> problem_;
   Result result_;
 };
 
-/// Replaces each `arith.cmpi` in an executable block whose outcome `analysis` decides by a
-/// constant (the replacement takes over the name); returns how many were folded.
+/// Replaces each used integer value of an executable block whose range `analysis` (of `fn`,
+/// unchanged since) proves a single constant by an `arith.constant` (MLIR's
+/// `int-range-optimizations`); returns how many values were replaced.
 inline std::size_t apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis) {
-  std::size_t folded = 0;
-  Rewriter rewriter(fn);
-  const std::size_t op_count = fn.ops.size();
-  std::vector<ValueId> replacement_of(fn.values.size(), no_index);  // applied in one pass at the end
-  for (OpId op = 0; op < op_count; ++op) {
-    const OpData o = fn.ops[op];
-    if (o.erased || !is(o.code, BuiltinOp::cmpi) || !analysis.executable(o.block)) continue;
-    const Interval* range = analysis.lookup(o.result_begin);
-    if (!range || !range->is_constant()) continue;
-    const ValueId replacement = rewriter.constant_before(op, Type::i1(), *range->unsigned_constant());
-    replacement_of[o.result_begin] = replacement;
-    rewriter.transfer_name(o.result_begin, replacement);
-    rewriter.erase(op);
-    ++folded;
-  }
-  (void)rewriter.replace_all_uses(replacement_of);
-  return folded;
+  return replace_with_constants(
+             fn, analysis.registry(), [&analysis](BlockId b) { return analysis.executable(b); },
+             [&analysis](ValueId v) { return analysis.constant(v); })
+      .values_replaced;
 }
 
 }  // namespace kildall::ir

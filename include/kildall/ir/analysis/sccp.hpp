@@ -41,6 +41,7 @@
 #include <vector>
 
 #include <kildall/ir/analysis/call_context.hpp>
+#include <kildall/ir/analysis/constant_replacement.hpp>
 #include <kildall/ir/arith.hpp>
 #include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
@@ -58,43 +59,49 @@ namespace kildall::ir {
 /// overdefined.
 using ConstantState = Flat<std::uint64_t>;
 
-/// The op results of `fn` that always equal another value by an identity that looks through
-/// the op defining one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
-/// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand order);
-/// as `(v, forwarded)` pairs in increasing `v` (few values have one: no per-value array). SCCP
-/// names `forwarded` as an extra operand of `v` so that `v` reads, and follows, its state.
-[[nodiscard]] inline std::vector<std::pair<ValueId, ValueId>> forwarded_values(const Function& fn) {
-  std::vector<std::pair<ValueId, ValueId>> forwarded;
+/// The value op `op`'s result always equals by an identity that looks through the op defining
+/// one of its operands (MLIR's `addi`/`subi`/`xori` folders): `(a + b) - b = a`,
+/// `(a + b) - a = b`, `(a - b) + b = b + (a - b) = a`, `(x ^ a) ^ a = x` (either operand
+/// order); `no_index` when there is none.
+[[nodiscard]] inline ValueId forwarded_value(const Function& fn, OpId op) {
+  const OpData& o = fn.ops[op];
+  if (o.erased || o.result_count != 1 || o.operand_count != 2) return no_index;
   const auto defined_by = [&](ValueId v, BuiltinOp kind) -> std::span<const ValueId> {
     const ValueData& data = fn.values[v];
     if (data.is_block_argument || !is(fn.ops[data.owner].code, kind)) return {};
     return fn.operands_of(data.owner);
   };
-  for (OpId op = 0; op < fn.ops.size(); ++op) {
-    const OpData& o = fn.ops[op];
-    if (o.erased || o.result_count != 1 || o.operand_count != 2) continue;
-    const auto ids = fn.operands_of(op);
-    ValueId found = no_index;
-    if (is(o.code, BuiltinOp::subi)) {
-      if (const auto add = defined_by(ids[0], BuiltinOp::addi); !add.empty()) {
-        if (ids[1] == add[1]) found = add[0];
-        else if (ids[1] == add[0]) found = add[1];
-      }
-    } else if (is(o.code, BuiltinOp::addi)) {
-      if (const auto sub = defined_by(ids[0], BuiltinOp::subi); !sub.empty() && ids[1] == sub[1]) found = sub[0];
-      else if (const auto sub2 = defined_by(ids[1], BuiltinOp::subi); !sub2.empty() && ids[0] == sub2[1])
-        found = sub2[0];
-    } else if (is(o.code, BuiltinOp::xori)) {
-      for (std::size_t side = 0; side < 2 && found == no_index; ++side) {
-        const auto inner = defined_by(ids[side], BuiltinOp::xori);
-        if (inner.empty()) continue;
-        const ValueId other = ids[1 - side];
-        if (other == inner[1]) found = inner[0];
-        else if (other == inner[0]) found = inner[1];
-      }
+  const auto ids = fn.operands_of(op);
+  ValueId found = no_index;
+  if (is(o.code, BuiltinOp::subi)) {
+    if (const auto add = defined_by(ids[0], BuiltinOp::addi); !add.empty()) {
+      if (ids[1] == add[1]) found = add[0];
+      else if (ids[1] == add[0]) found = add[1];
     }
-    if (found != no_index) forwarded.emplace_back(o.result_begin, found);
+  } else if (is(o.code, BuiltinOp::addi)) {
+    if (const auto sub = defined_by(ids[0], BuiltinOp::subi); !sub.empty() && ids[1] == sub[1]) found = sub[0];
+    else if (const auto sub2 = defined_by(ids[1], BuiltinOp::subi); !sub2.empty() && ids[0] == sub2[1])
+      found = sub2[0];
+  } else if (is(o.code, BuiltinOp::xori)) {
+    for (std::size_t side = 0; side < 2 && found == no_index; ++side) {
+      const auto inner = defined_by(ids[side], BuiltinOp::xori);
+      if (inner.empty()) continue;
+      const ValueId other = ids[1 - side];
+      if (other == inner[1]) found = inner[0];
+      else if (other == inner[0]) found = inner[1];
+    }
   }
+  return found;
+}
+
+/// The op results of `fn` that always equal another value (`forwarded_value`), as
+/// `(v, forwarded)` pairs in increasing `v` (few values have one: no per-value array). SCCP
+/// names `forwarded` as an extra operand of `v` so that `v` reads, and follows, its state.
+[[nodiscard]] inline std::vector<std::pair<ValueId, ValueId>> forwarded_values(const Function& fn) {
+  std::vector<std::pair<ValueId, ValueId>> forwarded;
+  for (OpId op = 0; op < fn.ops.size(); ++op)
+    if (const ValueId found = forwarded_value(fn, op); found != no_index)
+      forwarded.emplace_back(fn.ops[op].result_begin, found);
   std::sort(forwarded.begin(), forwarded.end());  // ops are not in value order after rewrites
   return forwarded;
 }
@@ -272,32 +279,6 @@ class SccpAnalysis {
   Result result_;
 };
 
-namespace detail {
-
-/// Whether every op in the regions of `op` (recursively) has no effect but its results:
-/// ops with interpreter semantics, region terminators, and ops owning such regions (MLIR's
-/// recursive memory-effect check, which lets SCCP erase an `scf.if` whose results it replaced).
-[[nodiscard]] inline bool pure_regions(const Function& fn, OpId op, const OpRegistry& registry) {
-  const auto [first, last] = fn.regions_of(op);
-  for (RegionId r = first; r < last; ++r) {
-    const RegionData& region = fn.regions[r];
-    for (BlockId b = region.first_block; b < region.first_block + region.block_count; ++b) {
-      for (const OpId inner : fn.ops_of(b)) {
-        const OpDefinition& def = registry.op(fn.ops[inner].code);
-        const bool region_terminator = def.terminator && fn.ops[inner].successor_count == 0 &&
-                                       !is(fn.ops[inner].code, BuiltinOp::return_);
-        if (def.eval || region_terminator || is(fn.ops[inner].code, BuiltinOp::br) ||
-            is(fn.ops[inner].code, BuiltinOp::cond_br))
-          continue;
-        if (!def.region_flow.described() || !pure_regions(fn, inner, registry)) return false;
-      }
-    }
-  }
-  return true;
-}
-
-}  // namespace detail
-
 /// What `apply_sccp` changed.
 struct SccpRewriteStats {
   std::size_t values_replaced = 0;    ///< Values replaced by constants.
@@ -305,37 +286,31 @@ struct SccpRewriteStats {
   std::size_t branches_folded = 0;    ///< `cf.cond_br` turned into `cf.br`.
 };
 
-/// Rewrites `fn` with the facts of `analysis` (which must be of `fn`, unchanged since).
+/// Rewrites `fn` with the facts of `analysis` (which must be of `fn`, unchanged since):
+/// constant `cf.cond_br`s become `cf.br`, then `replace_with_constants`.
 inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
   SccpRewriteStats stats;
   Rewriter rewriter(fn);
-  const std::size_t block_count = fn.blocks.size();
-  const std::size_t op_count = fn.ops.size();
+  const auto executable = [&analysis](BlockId b) { return analysis.executable(b); };
+  const auto constant = [&analysis](ValueId v) { return analysis.constant(v); };
   // Count what the rewrite adds, so that each array of the function grows once, exactly.
   {
-    std::size_t new_ops = 0, new_operands = 0, new_successors = 0, new_names = 0;
-    for (BlockId b = 0; b < block_count; ++b) {
+    std::size_t new_ops = 0, new_operands = 0, new_successors = 0;
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
       if (!analysis.executable(b)) continue;
       const OpId op = fn.terminator(b);
-      if (op != no_index && is(fn.ops[op].code, BuiltinOp::cond_br) &&
-          analysis.constant(fn.operands_of(op)[0])) {
+      if (op != no_index && is(fn.ops[op].code, BuiltinOp::cond_br) && analysis.constant(fn.operands_of(op)[0])) {
         ++new_ops;
         ++new_successors;
         new_operands += fn.ops[op].operand_count;
       }
-      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) new_names += analysis.constant(fn.argument(b, i)) ? 1 : 0;
     }
-    for (OpId op = 0; op < op_count; ++op) {
-      const OpData& o = fn.ops[op];
-      if (o.erased || !analysis.executable(o.block) || analysis.registry().op(o.code).constant_like) continue;
-      if (o.result_count == 1 && !is(o.code, BuiltinOp::call)) continue;  // folded in place
-      for (std::uint32_t r = 0; r < o.result_count; ++r) new_names += analysis.constant(o.result_begin + r) ? 1 : 0;
-    }
+    const std::size_t new_names = detail::constant_additions(fn, analysis.registry(), executable, constant);
     // Every new constant but the branches' is named, e.g. `c-1234_i32` (16 bytes covers most).
     rewriter.reserve(new_ops + new_names, new_names, new_operands, new_successors, 16 * new_names);
   }
   // Branches first, while every operand is still a value the analysis knows.
-  for (BlockId b = 0; b < block_count; ++b) {
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
     const OpId op = fn.terminator(b);
     if (op == no_index || !analysis.executable(b) || !is(fn.ops[op].code, BuiltinOp::cond_br)) continue;
     if (const auto c = analysis.constant(fn.operands_of(op)[0])) {
@@ -343,63 +318,9 @@ inline SccpRewriteStats apply_sccp(Function& fn, const SccpAnalysis& analysis) {
       ++stats.branches_folded;
     }
   }
-  // Replacements are collected and applied in one pass over the operands at the end (one
-  // `replace_all_uses` per value would make the rewrite quadratic in the function's size).
-  const BodyArray<std::uint32_t> uses = rewriter.use_counts();
-  std::vector<ValueId> replacement_of(fn.values.size(), no_index);
-  // Block arguments.
-  for (BlockId b = 0; b < block_count; ++b) {
-    if (!analysis.executable(b)) continue;
-    for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) {
-      const ValueId arg = fn.argument(b, i);
-      const auto c = analysis.constant(arg);
-      if (!c || !fn.values[arg].type.is_integer_like()) continue;
-      if (uses[arg] == 0) continue;
-      const ValueId replacement = rewriter.constant_at_start(b, fn.values[arg].type, *c);
-      replacement_of[arg] = replacement;
-      rewriter.set_name(replacement, rewriter.constant_name(fn.values[arg].type, *c));
-      ++stats.values_replaced;
-    }
-  }
-  // Op results and branches (only the ops that existed before the rewrite).
-  for (OpId op = 0; op < op_count; ++op) {
-    const OpData o = fn.ops[op];
-    if (o.erased || !analysis.executable(o.block)) continue;
-    if (o.result_count == 0 || analysis.registry().op(o.code).constant_like) continue;
-    const bool owns_regions = analysis.registry().op(o.code).region_flow.described();
-    if (o.result_count == 1 && !is(o.code, BuiltinOp::call) && !owns_regions) {
-      // The op becomes the constant in place: same result value, name and position, so no new
-      // op, no new value and no use to redirect (the arrays of the function do not grow).
-      const auto c = analysis.constant(o.result_begin);
-      if (!c || !fn.values[o.result_begin].type.is_integer_like()) continue;
-      rewriter.replace_with_constant(op, *c);
-      ++stats.values_replaced;
-      ++stats.ops_erased;
-      continue;
-    }
-    bool all_replaced = true;
-    for (std::uint32_t r = 0; r < o.result_count; ++r) {
-      const ValueId v = o.result_begin + r;
-      const auto c = analysis.constant(v);
-      if (!c || !fn.values[v].type.is_integer_like()) {
-        all_replaced = false;
-        continue;
-      }
-      const ValueId replacement = rewriter.constant_before(op, fn.values[v].type, *c);
-      replacement_of[v] = replacement;
-      ++stats.values_replaced;
-      if (o.result_count == 1 && !is(o.code, BuiltinOp::call) && !owns_regions) {
-        rewriter.transfer_name(v, replacement);
-      } else {
-        rewriter.set_name(replacement, rewriter.constant_name(fn.values[v].type, *c));
-      }
-    }
-    if (all_replaced && !is(o.code, BuiltinOp::call) && (!owns_regions || detail::pure_regions(fn, op, analysis.registry()))) {
-      rewriter.erase(op);
-      ++stats.ops_erased;
-    }
-  }
-  (void)rewriter.replace_all_uses(replacement_of);
+  const ConstantReplacementStats replaced = replace_with_constants(fn, analysis.registry(), executable, constant);
+  stats.values_replaced = replaced.values_replaced;
+  stats.ops_erased = replaced.ops_erased;
   return stats;
 }
 

@@ -1,0 +1,381 @@
+#pragma once
+/// \file
+/// `RewriteAdapter`: the reference IR as the generic pattern-rewrite library
+/// sees it (`kildall::rewrite::FoldableIr` with dense `op_index`), over one
+/// `ir::Function` and its `ir::Rewriter`. Op handles are `OpId`s, values
+/// `ValueId`s, kinds `OpCode`s, constants zero-extended bit patterns.
+///
+/// The function has no use lists (uses are found by scanning its operand
+/// array), so the adapter builds one per value when it is made, in one pass
+/// over the operands, and keeps it up to date through its own mutations; a
+/// function rewritten through the adapter must not be changed otherwise while
+/// the adapter lives.
+///
+/// Folding reads the op records (op_definition.hpp), as SCCP does: an op
+/// whose operands are all `arith.constant`s is evaluated by its `eval` (an
+/// undefined case, e.g. division by zero, does not fold), else its `fold`
+/// hook is asked with the constants it knows (identities, decided choices).
+/// Constants are materialized as MLIR's `OperationFolder` does: one
+/// `arith.constant` per (type, value), at the start of the entry block (it
+/// dominates every use), named MLIR-style (`%c42_i32`, `%true`); the
+/// constants that already lead the entry block are adopted as such.
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <kildall/ir/arith.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_definition.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/rewriter.hpp>
+#include <kildall/rewrite/concepts.hpp>
+#include <kildall/rewrite/rewriter.hpp>
+
+namespace kildall::ir {
+
+/// The consecutive values `[first, first + count)` (an op's results) as a range of `ValueId`.
+class ValueIdRange {
+ public:
+  /// Iterator over the ids.
+  class iterator {
+   public:
+    using value_type = ValueId;              ///< Iterated type.
+    using difference_type = std::ptrdiff_t;  ///< Required by std::forward_iterator.
+    /// A singular iterator.
+    iterator() = default;
+    /// At value `v`.
+    explicit iterator(ValueId v) : v_(v) {}
+    /// The current value.
+    ValueId operator*() const { return v_; }
+    /// Advances.
+    iterator& operator++() {
+      ++v_;
+      return *this;
+    }
+    /// Post-increment.
+    iterator operator++(int) {
+      iterator copy = *this;
+      ++v_;
+      return copy;
+    }
+    /// Iterators compare by position.
+    friend bool operator==(const iterator&, const iterator&) = default;
+
+   private:
+    ValueId v_ = 0;
+  };
+  /// The values `[first, first + count)`.
+  ValueIdRange(ValueId first, std::uint32_t count) : first_(first), count_(count) {}
+  /// First value.
+  [[nodiscard]] iterator begin() const { return iterator(first_); }
+  /// Past the last value.
+  [[nodiscard]] iterator end() const { return iterator(first_ + count_); }
+  /// The number of values.
+  [[nodiscard]] std::size_t size() const { return count_; }
+
+ private:
+  ValueId first_;
+  std::uint32_t count_;
+};
+
+/// One function of the reference IR as a `kildall::rewrite::FoldableIr` (see the file comment).
+class RewriteAdapter {
+ public:
+  using op_type = OpId;                ///< An op.
+  using value_type = ValueId;          ///< A value (op result or block argument).
+  using kind_type = OpCode;            ///< An op kind.
+  using constant_type = std::uint64_t;  ///< A constant's bits (zero-extended).
+
+  /// An adapter of `fn`, whose ops are defined in `registry` (both must outlive it).
+  explicit RewriteAdapter(Function& fn, const OpRegistry& registry = OpRegistry::builtins())
+      : fn_(&fn), registry_(&registry), rewriter_(fn), users_(fn.values.size()) {
+    for (OpId op = 0; op < fn.ops.size(); ++op) {
+      if (fn.ops[op].erased || fn.in_erased_region(fn.ops[op].block)) continue;
+      for (const ValueId v : fn.operands_of(op)) users_[v].push_back(op);
+    }
+    // The constants leading the entry block are where uniqued constants live: adopt them (the
+    // first of each type and value).
+    if (!fn.blocks.empty()) {
+      for (OpId op = fn.blocks[0].first_op; op != no_index && is(fn.ops[op].code, BuiltinOp::constant);
+           op = fn.ops[op].next)
+        constants_.try_emplace(key(fn.values[fn.ops[op].result_begin].type, fn.ops[op].imm), fn.ops[op].result_begin);
+    }
+  }
+
+  /// The function rewritten.
+  [[nodiscard]] Function& function() const { return *fn_; }
+  /// The op table.
+  [[nodiscard]] const OpRegistry& registry() const { return *registry_; }
+  /// The record of `op`.
+  [[nodiscard]] const OpDefinition& definition(OpId op) const { return registry_->op(fn_->ops[op].code); }
+
+  // --- RewritableIr: reading ---
+
+  /// The kind of `op`.
+  [[nodiscard]] OpCode kind(OpId op) const { return fn_->ops[op].code; }
+  /// The operands of `op`, successor operands included (MLIR's order).
+  [[nodiscard]] std::span<const ValueId> operands(OpId op) const { return std::as_const(*fn_).operands_of(op); }
+  /// The results of `op`.
+  [[nodiscard]] ValueIdRange results(OpId op) const {
+    return {fn_->ops[op].result_begin, fn_->ops[op].result_count};
+  }
+  /// The op defining `v`, none for a block argument.
+  [[nodiscard]] std::optional<OpId> defining_op(ValueId v) const {
+    if (fn_->values[v].is_block_argument) return std::nullopt;
+    return fn_->values[v].owner;
+  }
+  /// The ops using `v`, one entry per use.
+  [[nodiscard]] const std::vector<OpId>& users(ValueId v) const { return users_[v]; }
+  /// The number of uses of `v`.
+  [[nodiscard]] std::size_t use_count(ValueId v) const { return users_[v].size(); }
+  /// Whether `op` has no effect (its record has `eval`, it is no terminator and owns no region)
+  /// and none of its results is used.
+  [[nodiscard]] bool is_trivially_dead(OpId op) const {
+    if (!is_pure(op)) return false;
+    for (const ValueId r : results(op))
+      if (!users_[r].empty()) return false;
+    return true;
+  }
+  /// Whether erasing `op` when unused cannot change the program: an op with semantics
+  /// (`eval`) that is not a terminator and owns no region.
+  [[nodiscard]] bool is_pure(OpId op) const {
+    if (fn_->ops[op].code >= registry_->op_count()) return false;  // unknown to the registry: opaque
+    const OpDefinition& def = definition(op);
+    if (!def.eval || def.terminator || def.may_terminate || fn_->ops[op].successor_count != 0) return false;
+    return fn_->regions.size() < 2 || fn_->regions_of(op).first == fn_->regions_of(op).second;
+  }
+  /// `f(op)` for every live op, block by block in layout order.
+  template <class F>
+  void for_each_op(F&& f) const {
+    for (BlockId b = 0; b < fn_->blocks.size(); ++b) {
+      if (fn_->in_erased_region(b)) continue;
+      for (const OpId op : fn_->ops_of(b)) f(op);
+    }
+  }
+  /// The dense index of `op` (its id).
+  [[nodiscard]] std::size_t op_index(OpId op) const { return op; }
+
+  // --- RewritableIr: the primitive mutations ---
+
+  /// Every use of `from` now uses `to`.
+  void replace_all_uses(ValueId from, ValueId to) {
+    if (from == to) return;
+    std::vector<OpId> moved = std::move(users_[from]);
+    users_[from].clear();
+    for (const OpId user : moved) {
+      for (ValueId& v : fn_->operands_of(user))
+        if (v == from) v = to;
+      users_[to].push_back(user);
+    }
+  }
+  /// Unlinks `op` (and the ops of its regions), dropping their uses.
+  void erase(OpId op) {
+    drop_uses(op);
+    if (fn_->regions.size() >= 2) {
+      const auto [first, last] = fn_->regions_of(op);
+      for (RegionId r = first; r < last; ++r)
+        for (BlockId b = fn_->regions[r].first_block; b < fn_->regions[r].first_block + fn_->regions[r].block_count; ++b)
+          for (const OpId inner : fn_->ops_of(b)) drop_uses(inner);
+    }
+    if (is(fn_->ops[op].code, BuiltinOp::constant)) {
+      const auto it = constants_.find(key(fn_->values[fn_->ops[op].result_begin].type, fn_->ops[op].imm));
+      if (it != constants_.end() && it->second == fn_->ops[op].result_begin) constants_.erase(it);
+    }
+    rewriter_.erase(op);
+  }
+
+  // --- Creation and in-place changes (announce them through `kildall::rewrite::Rewriter`) ---
+
+  /// Creates op `code` with `operands`, results of `result_types` and inline attributes
+  /// `imm`/`aux`, linked right before `before`; its results are unnamed.
+  OpId create(OpId before, OpCode code, std::span<const ValueId> operands, std::span<const Type> result_types,
+              std::uint64_t imm = 0, std::uint32_t aux = 0) {
+    const OpId op = rewriter_.create_before(before, code, operands, result_types, imm, aux);
+    grow();
+    for (const ValueId v : operands) users_[v].push_back(op);
+    return op;
+  }
+  /// Creates `cf.br ^target(forwarded...)` right before `before`.
+  OpId create_branch(OpId before, BlockId target, std::span<const ValueId> forwarded) {
+    const OpId br = create(before, code_of(BuiltinOp::br), forwarded, {});
+    fn_->ops[br].successor_begin = static_cast<std::uint32_t>(fn_->successors.size());
+    fn_->ops[br].successor_count = 1;
+    fn_->successors.push_back({target, 0, static_cast<std::uint32_t>(forwarded.size())});
+    return br;
+  }
+  /// Operand `i` of `op` becomes `v` (an in-place change: wrap it in `Rewriter::modify_in_place`).
+  void set_operand(OpId op, std::uint32_t i, ValueId v) {
+    ValueId& slot = fn_->operands_of(op)[i];
+    if (slot == v) return;
+    remove_one(users_[slot], op);
+    slot = v;
+    users_[v].push_back(op);
+  }
+  /// `op` becomes an op of kind `code` with immediate `imm` (same operands and results; an
+  /// in-place change).
+  void set_kind(OpId op, OpCode code, std::uint64_t imm) {
+    fn_->ops[op].code = static_cast<std::uint16_t>(code);
+    fn_->ops[op].imm = imm;
+  }
+
+  /// The `arith.constant bits : type` at the start of the entry block, made if there is none
+  /// yet (one per type and value: MLIR's constant uniquing), named MLIR-style.
+  ValueId constant(Type type, std::uint64_t bits) {
+    bits &= width_mask(type.width());
+    const auto [it, inserted] = constants_.try_emplace(key(type, bits), no_index);
+    if (!inserted) return it->second;
+    const ValueId v = rewriter_.constant_at_start(0, type, bits);
+    grow();
+    rewriter_.set_name(v, rewriter_.constant_name(type, bits));
+    it->second = v;
+    created_constant_ = fn_->values[v].owner;
+    return v;
+  }
+  /// The uniqued constant of (type, bits), if one was made.
+  [[nodiscard]] std::optional<ValueId> known_constant(Type type, std::uint64_t bits) const {
+    const auto it = constants_.find(key(type, bits & width_mask(type.width())));
+    if (it == constants_.end()) return std::nullopt;
+    return it->second;
+  }
+  /// The constant op the last `constant` call made (to announce it), or `no_index`.
+  [[nodiscard]] OpId take_created_constant() { return std::exchange(created_constant_, no_index); }
+
+  /// The bits of `v` when an `arith.constant` defines it.
+  [[nodiscard]] std::optional<std::uint64_t> constant_of(ValueId v) const {
+    const ValueData& data = fn_->values[v];
+    if (data.is_block_argument || !is(fn_->ops[data.owner].code, BuiltinOp::constant)) return std::nullopt;
+    return fn_->ops[data.owner].imm;
+  }
+
+  // --- FoldableIr ---
+
+  /// Folds `op` by its record (see the file comment): `folded` with one result per result, or `none`.
+  kildall::rewrite::FoldOutcome fold(OpId op, std::vector<kildall::rewrite::FoldedResult<ValueId, std::uint64_t>>& folded_results) {
+    using kildall::rewrite::FoldOutcome;
+    using Result = kildall::rewrite::FoldedResult<ValueId, std::uint64_t>;
+    const OpData& o = fn_->ops[op];
+    if (o.code >= registry_->op_count()) return FoldOutcome::none;  // unknown to the registry: opaque
+    const OpDefinition& def = registry_->op(o.code);
+    if (is(o.code, BuiltinOp::constant) || !def.eval || def.terminator || o.result_count == 0 ||
+        o.successor_count != 0 || !is_pure(op))
+      return FoldOutcome::none;
+    for (const ValueId r : results(op))
+      if (!fn_->values[r].type.is_integer_like()) return FoldOutcome::none;
+    const auto ids = operands(op);
+    std::vector<std::uint64_t> bits(ids.size());
+    std::vector<const std::uint64_t*> known(ids.size(), nullptr);
+    bool all_known = true;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (const auto c = constant_of(ids[i])) {
+        bits[i] = *c;
+        known[i] = &bits[i];
+      } else {
+        all_known = false;
+      }
+    }
+    if (all_known) {
+      std::vector<std::uint64_t> out(o.result_count);
+      if (!def.eval(*fn_, op, bits, out).ok) return FoldOutcome::none;
+      for (const std::uint64_t r : out) folded_results.push_back(Result::constant(r));
+      return FoldOutcome::folded;
+    }
+    const std::optional<Folded> folded =
+        def.fold && o.result_count == 1 ? def.fold(*fn_, op, known) : std::optional<Folded>();
+    if (!folded) {
+      // MLIR's `Commutative` trait fold and `cmpi`'s: a constant moves to the right.
+      const bool swaps = ids.size() == 2 && known[0] != nullptr && known[1] == nullptr &&
+                         (is_commutative(o.code) || is(o.code, BuiltinOp::cmpi));
+      if (!swaps) return FoldOutcome::none;
+      const ValueId lhs = ids[0], rhs = ids[1];
+      set_operand(op, 0, rhs);
+      set_operand(op, 1, lhs);
+      if (is(o.code, BuiltinOp::cmpi))
+        fn_->ops[op].imm = static_cast<std::uint64_t>(swapped_predicate(static_cast<CmpPredicate>(o.imm)));
+      return FoldOutcome::updated_in_place;
+    }
+    if (folded->kind == Folded::Kind::constant) folded_results.push_back(Result::constant(folded->bits));
+    else folded_results.push_back(Result::value(ids[folded->operand]));
+    return FoldOutcome::folded;
+  }
+  /// The uniqued `arith.constant` of `like`'s type (see `constant`; it may exist already:
+  /// announcing it again only queues it); `before` is unused (constants live at the start of
+  /// the entry block). None for a type that is not integer-like.
+  std::optional<ValueId> materialize_constant(std::uint64_t bits, ValueId like, OpId /*before*/) {
+    const Type type = fn_->values[like].type;
+    if (!type.is_integer_like()) return std::nullopt;
+    const ValueId v = constant(type, bits);
+    created_constant_ = no_index;  // the driver announces it
+    return v;
+  }
+
+ private:
+  // A uniqued constant's key: its type and bits.
+  struct ConstantKey {
+    std::uint32_t type;
+    std::uint64_t bits;
+    friend bool operator==(const ConstantKey&, const ConstantKey&) = default;
+  };
+  struct ConstantKeyHash {
+    std::size_t operator()(const ConstantKey& k) const {
+      return static_cast<std::size_t>(k.bits * 0x9E3779B97F4A7C15ull ^ (std::uint64_t{k.type} << 1));
+    }
+  };
+  [[nodiscard]] static ConstantKey key(Type type, std::uint64_t bits) { return {type.raw(), bits}; }
+  void grow() {
+    if (users_.size() < fn_->values.size()) users_.resize(fn_->values.size());
+  }
+  void drop_uses(OpId op) {
+    for (const ValueId v : fn_->operands_of(op)) remove_one(users_[v], op);
+  }
+  static void remove_one(std::vector<OpId>& list, OpId op) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i] != op) continue;
+      list[i] = list.back();
+      list.pop_back();
+      return;
+    }
+  }
+
+  Function* fn_;
+  const OpRegistry* registry_;
+  Rewriter rewriter_;
+  std::vector<std::vector<OpId>> users_;  // by value: one entry per use
+  std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
+  OpId created_constant_ = no_index;
+};
+
+static_assert(kildall::rewrite::FoldableIr<RewriteAdapter> && kildall::rewrite::IndexedOps<RewriteAdapter>);
+
+/// Folds `op` as the greedy driver does, announcing every change through `rewriter` (for a
+/// pattern that folds what it would otherwise rewrite, as MLIR's dialect conversion legalizes
+/// by folding first): replaced by existing values and uniqued constants, or changed in place.
+inline kildall::rewrite::FoldOutcome fold_op(kildall::rewrite::Rewriter<RewriteAdapter>& rewriter, OpId op) {
+  using kildall::rewrite::FoldOutcome;
+  RewriteAdapter& ir = rewriter.ir();
+  std::vector<kildall::rewrite::FoldedResult<ValueId, std::uint64_t>> folded;
+  const FoldOutcome outcome = ir.fold(op, folded);
+  if (outcome == FoldOutcome::updated_in_place) rewriter.modify_in_place(op, [] {});
+  if (outcome != FoldOutcome::folded) return outcome;
+  std::vector<ValueId> values;
+  std::size_t i = 0;
+  for (const ValueId result : ir.results(op)) {
+    const auto& f = folded[i++];
+    if (f.is_value()) {
+      values.push_back(std::get<0>(f.folded));
+      continue;
+    }
+    values.push_back(ir.constant(ir.function().values[result].type, std::get<1>(f.folded)));
+    if (const OpId made = ir.take_created_constant(); made != no_index) rewriter.inserted(made);
+  }
+  rewriter.replace_op(op, values);
+  return FoldOutcome::folded;
+}
+
+}  // namespace kildall::ir
