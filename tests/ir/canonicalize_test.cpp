@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <map>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -43,11 +42,29 @@ struct Shape {
   friend bool operator==(const Shape&, const Shape&) = default;
 };
 Shape shape_of(const std::string& text) {
-  static const std::regex op(R"(= ([a-z]+\.(cmpi [a-z]+|[a-z_]+)) ([^\n]*))");
+  const auto is_lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  const auto word_end = [&](std::size_t at, bool underscore) {
+    while (at < text.size() && (is_lower(text[at]) || (underscore && text[at] == '_'))) ++at;
+    return at;
+  };
   Shape shape;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
-    if ((*it)[1] == "arith.constant") shape.constants.push_back((*it)[3]);
-    else shape.ops.push_back((*it)[1]);
+  // Each "= dialect.op rest-of-line" (cmpi keeps its predicate in the name).
+  for (std::size_t at = text.find("= "); at != std::string::npos; at = text.find("= ", at + 1)) {
+    const std::size_t begin = at + 2;
+    const std::size_t dialect_end = word_end(begin, false);
+    if (dialect_end == begin || dialect_end >= text.size() || text[dialect_end] != '.') continue;
+    std::size_t end = word_end(dialect_end + 1, true);
+    if (end == dialect_end + 1) continue;
+    if (text.compare(dialect_end + 1, end - dialect_end - 1, "cmpi") == 0 && end < text.size() && text[end] == ' ') {
+      const std::size_t predicate_end = word_end(end + 1, false);
+      if (predicate_end > end + 1) end = predicate_end;
+    }
+    if (end >= text.size() || text[end] != ' ') continue;
+    const std::size_t line_end = std::min(text.find('\n', end), text.size());
+    const std::string name = text.substr(begin, end - begin);
+    if (name == "arith.constant") shape.constants.push_back(text.substr(end + 1, line_end - end - 1));
+    else shape.ops.push_back(name);
+    at = line_end;
   }
   std::sort(shape.ops.begin(), shape.ops.end());
   std::sort(shape.constants.begin(), shape.constants.end());

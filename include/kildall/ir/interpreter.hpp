@@ -58,18 +58,9 @@ struct InterpreterOptions {
 class Interpreter {
  public:
   /// Prepares to run functions of `module`.
-  explicit Interpreter(const Module& module) : module_(&module), registry_(module.registry) {
+  explicit Interpreter(const Module& module)
+      : module_(&module), registry_(module.registry), callee_(callees_by_op(module)) {
     for (std::uint32_t i = 0; i < module.functions.size(); ++i) by_name_.emplace(module.functions[i].name, i);
-    callee_.resize(module.functions.size());
-    for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
-      const Function& fn = module.functions[f];
-      callee_[f].assign(fn.ops.size(), no_index);
-      for (OpId op = 0; op < fn.ops.size(); ++op)
-        if (is(fn.ops[op].code, BuiltinOp::call)) {
-          const auto it = by_name_.find(fn.arena_string(fn.ops[op].imm, fn.ops[op].aux));
-          if (it != by_name_.end()) callee_[f][op] = it->second;
-        }
-    }
   }
 
   /// Runs function `name` on `arguments` (bit patterns; integer arguments are truncated to their width).

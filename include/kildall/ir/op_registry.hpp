@@ -134,6 +134,25 @@ class OpRegistry {
   NameMap<Type> type_by_name_;
 };
 
+/// By function of `module`, by op: the function a live `func.call` names, or `no_index` (not a
+/// call, or a symbol the module does not define). One hash lookup per call, so resolving every
+/// call of a module is linear in its size (the interpreter and the module-level analyses read it).
+[[nodiscard]] inline std::vector<std::vector<std::uint32_t>> callees_by_op(const Module& module) {
+  std::unordered_map<std::string_view, std::uint32_t> by_name;
+  for (std::uint32_t f = 0; f < module.functions.size(); ++f) by_name.emplace(module.functions[f].name, f);
+  std::vector<std::vector<std::uint32_t>> callees(module.functions.size());
+  for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+    const Function& fn = module.functions[f];
+    callees[f].assign(fn.ops.size(), no_index);
+    for (OpId op = 0; op < fn.ops.size(); ++op) {
+      if (fn.ops[op].erased || !is(fn.ops[op].code, BuiltinOp::call)) continue;
+      const auto it = by_name.find(fn.arena_string(fn.ops[op].imm, fn.ops[op].aux));
+      if (it != by_name.end()) callees[f][op] = it->second;
+    }
+  }
+  return callees;
+}
+
 /// The name of `op` as written: its record's, or an unregistered op's own (`"foo.bar"` without quotes).
 [[nodiscard]] inline std::string_view op_name(const Function& fn, OpId op, const OpRegistry& registry) {
   const OpData& o = fn.ops[op];

@@ -30,13 +30,14 @@
 /// number of procedures, their roots and their argument and result counts
 /// (`CallGraphShape`), and learns who calls whom from the reports.
 
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <span>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <kildall/lattice/concepts.hpp>
@@ -149,6 +150,7 @@ template <JoinSemiLattice L, CallGraphShape<L> G, class Solve>
   result.reached.assign(n, false);
   std::vector<std::vector<std::uint32_t>> argument_growths(n), result_growths(n);
   std::vector<std::vector<std::uint32_t>> callers(n);  // discovered from the reports
+  std::unordered_set<std::uint64_t> call_edges;         // (caller << 32 | callee): each caller listed once
   std::vector<std::uint32_t> solves(n, 0);
   std::vector<bool> queued(n, false);
   std::deque<std::uint32_t> worklist;
@@ -188,7 +190,7 @@ template <JoinSemiLattice L, CallGraphShape<L> G, class Solve>
       const std::uint32_t q = call.callee;
       if (q >= n) continue;
       // (p read q's results as they are now; it is solved again when they grow)
-      if (std::find(callers[q].begin(), callers[q].end(), p) == callers[q].end()) callers[q].push_back(p);
+      if (call_edges.insert(std::uint64_t{p} << 32 | q).second) callers[q].push_back(p);
       bool arguments_grew = !result.reached[q];
       result.reached[q] = true;
       for (std::size_t a = 0; a < call.operands.size() && a < summaries.arguments[q].size(); ++a)

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -39,10 +38,24 @@ std::string convert(const std::string& text, const OpRegistry& registry, std::si
 
 // The `arith` ops of a printed module in order, with cmpi's predicate: "divui", "cmpi ult", ...
 std::vector<std::string> arith_ops(const std::string& text) {
-  static const std::regex op(R"(arith\.(cmpi [a-z]+|[a-z_]+))");
+  const auto is_lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  const auto word_end = [&](std::size_t at, bool underscore) {
+    while (at < text.size() && (is_lower(text[at]) || (underscore && text[at] == '_'))) ++at;
+    return at;
+  };
   std::vector<std::string> ops;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it)
-    if ((*it)[1] != "constant") ops.push_back((*it)[1]);
+  for (std::size_t at = text.find("arith."); at != std::string::npos; at = text.find("arith.", at)) {
+    const std::size_t begin = at + 6;
+    std::size_t end = word_end(begin, true);
+    at = end;
+    if (end == begin) continue;
+    std::string name = text.substr(begin, end - begin);
+    if (name == "cmpi" && end < text.size() && text[end] == ' ') {
+      const std::size_t predicate_end = word_end(end + 1, false);
+      if (predicate_end > end + 1) name = text.substr(begin, predicate_end - begin), at = predicate_end;
+    }
+    if (name != "constant") ops.push_back(name);
+  }
   return ops;
 }
 

@@ -61,21 +61,15 @@ class ModuleCallGraph {
   using UnknownState = std::function<L(Type)>;
 
   /// The calls of `module` (which must outlive the graph and not change while it is used).
-  ModuleCallGraph(const Module& module, UnknownState unknown) : module_(&module), unknown_(std::move(unknown)) {
-    const auto n = static_cast<std::uint32_t>(module.functions.size());
-    callee_of_op_.resize(n);
-    calls_procedures_.assign(n, false);
-    for (std::uint32_t f = 0; f < n; ++f) {
-      const Function& fn = module.functions[f];
-      callee_of_op_[f].assign(fn.ops.size(), no_index);
-      for (OpId op = 0; op < fn.ops.size(); ++op) {
-        if (fn.ops[op].erased || !is(fn.ops[op].code, BuiltinOp::call)) continue;
-        const auto callee = module.find_function(fn.arena_string(fn.ops[op].imm, fn.ops[op].aux));
-        if (!callee || module.functions[*callee].is_declaration()) continue;
-        callee_of_op_[f][op] = *callee;
-        calls_procedures_[f] = true;
+  ModuleCallGraph(const Module& module, UnknownState unknown)
+      : module_(&module), unknown_(std::move(unknown)), callee_of_op_(callees_by_op(module)) {
+    calls_procedures_.assign(module.functions.size(), false);
+    for (std::uint32_t f = 0; f < module.functions.size(); ++f)
+      for (std::uint32_t& callee : callee_of_op_[f]) {
+        if (callee == no_index) continue;
+        if (module.functions[callee].is_declaration()) callee = no_index;  // opaque
+        else calls_procedures_[f] = true;
       }
-    }
   }
 
   /// Number of functions.
