@@ -16,6 +16,7 @@
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/parser.hpp>
 #include <kildall/ir/printer.hpp>
+#include <kildall/ir/region_simplification.hpp>
 #include <kildall/ir/rewrite_adapter.hpp>
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/ir/types.hpp>

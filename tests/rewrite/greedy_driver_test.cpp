@@ -339,3 +339,56 @@ TEST_CASE("an in-place fold counts as a fold, and the op then meets the patterns
     CHECK(r.still_firing.empty());
   }
 }
+
+namespace {
+
+// The toy IR with a region step that reports a change on its first `changes` calls (as
+// unreachable blocks found one sweep after another would) and counts its calls.
+struct RegionSimplifying : toy::Function {
+  std::size_t changes = 0;
+  std::size_t calls = 0;
+  std::uint64_t simplify_regions() {
+    ++calls;
+    return calls <= changes ? 1 : 0;
+  }
+};
+static_assert(rw::RegionSimplifyingIr<RegionSimplifying> && !rw::RegionSimplifyingIr<toy::Function>);
+
+}  // namespace
+
+TEST_CASE("region simplification runs after every sweep, and a change there asks for another sweep") {
+  const toy::PatternSet set = toy_patterns();
+  const auto pattern_set = [] {
+    rw::PatternSet<RegionSimplifying> s;
+    return s;
+  }();
+  RegionSimplifying fn;
+  static_cast<toy::Function&>(fn) = small_program();
+  fn.changes = 2;
+  const rw::RewriteResult result = rw::apply_patterns_greedily(fn, pattern_set);
+  CHECK(result.converged());
+  CHECK(fn.calls == 3);  // two sweeps that it changed, one that changed nothing
+  CHECK(result.statistics.iterations == 3);
+  CHECK(result.statistics.region_simplifications == 2);
+
+  RegionSimplifying off;
+  static_cast<toy::Function&>(off) = small_program();
+  off.changes = 2;
+  rw::GreedyConfig config;
+  config.simplify_regions = false;
+  const rw::RewriteResult without = rw::apply_patterns_greedily(off, pattern_set, config);
+  CHECK(without.converged());
+  CHECK(off.calls == 0);
+  CHECK(without.statistics.region_simplifications == 0);
+
+  RegionSimplifying endless;
+  static_cast<toy::Function&>(endless) = small_program();
+  endless.changes = 1000;
+  config = {};
+  config.max_iterations = 4;
+  const rw::RewriteResult stopped = rw::apply_patterns_greedily(endless, pattern_set, config);
+  CHECK(stopped.status == rw::RewriteStatus::iteration_limit);
+  CHECK(endless.calls == 4);
+  CHECK(stopped.message().find("region simplification") != std::string::npos);
+  (void)set;
+}

@@ -309,6 +309,38 @@ class Function::BlockOps {
 
 inline Function::BlockOps Function::ops_of(BlockId block) const { return BlockOps(*this, block); }
 
+/// Renumbers the blocks of `fn`: block `b` becomes `new_id[b]`, or goes when that is `no_index`
+/// (its ops must be erased already: an erased op of a dropped block gets block `no_index`, and
+/// the arguments of a dropped block get owner `no_index` and lose their names). The kept blocks
+/// must map onto `[0, kept)` one to one; the ops' parent blocks, the successors of live ops and
+/// the block arguments' owners follow. The regions are the caller's to update.
+inline void renumber_blocks(Function& fn, std::span<const BlockId> new_id) {
+  std::uint32_t kept = 0;
+  for (const BlockId id : new_id) kept += id != no_index;
+  BodyArray<BlockData> blocks(kept);
+  for (BlockId b = 0; b < fn.blocks.size(); ++b)
+    if (new_id[b] != no_index) blocks[new_id[b]] = fn.blocks[b];
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    if (new_id[b] != no_index) continue;
+    for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) {
+      ValueData& v = fn.values[fn.blocks[b].argument_begin + i];
+      v.owner = no_index;
+      v.name_size = 0;
+    }
+  }
+  fn.blocks = std::move(blocks);
+  for (OpData& op : fn.ops) {
+    if (op.block != no_index) op.block = new_id[op.block];
+    if (op.erased) continue;
+    for (std::uint32_t s = 0; s < op.successor_count; ++s) {
+      Successor& successor = fn.successors[op.successor_begin + s];
+      successor.block = new_id[successor.block];
+    }
+  }
+  for (ValueData& v : fn.values)
+    if (v.is_block_argument && v.owner != no_index) v.owner = new_id[v.owner];
+}
+
 class OpRegistry;
 
 /// A module: functions in textual order.

@@ -153,6 +153,18 @@ class OpRegistry {
   return callees;
 }
 
+/// Whether erasing `op` when its results are unused cannot change the program (MLIR's
+/// `wouldOpBeTriviallyDead` for the ops it can decide): an op known to `registry` with
+/// semantics (`eval`) that is no terminator, has no successors and owns no region. Ops unknown
+/// to the registry are opaque: never pure.
+[[nodiscard]] inline bool is_pure_op(const Function& fn, const OpRegistry& registry, OpId op) {
+  const OpData& o = fn.ops[op];
+  if (o.code >= registry.op_count()) return false;
+  const OpDefinition& def = registry.op(o.code);
+  if (!def.eval || def.terminator || def.may_terminate || o.successor_count != 0) return false;
+  return fn.regions.size() < 2 || fn.regions_of(op).first == fn.regions_of(op).second;
+}
+
 /// The name of `op` as written: its record's, or an unregistered op's own (`"foo.bar"` without quotes).
 [[nodiscard]] inline std::string_view op_name(const Function& fn, OpId op, const OpRegistry& registry) {
   const OpData& o = fn.ops[op];

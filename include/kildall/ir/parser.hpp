@@ -842,13 +842,7 @@ class OpAsmParser {
     if (identity) return;
     std::vector<BlockId> new_id(layout.size());
     for (std::size_t i = 0; i < layout.size(); ++i) new_id[layout[i]] = static_cast<BlockId>(i);
-    BodyArray<BlockData> blocks(layout.size());
-    for (std::size_t i = 0; i < layout.size(); ++i) blocks[i] = fn.blocks[layout[i]];
-    fn.blocks = std::move(blocks);
-    for (OpData& op : fn.ops) op.block = new_id[op.block];
-    for (Successor& s : fn.successors) s.block = new_id[s.block];
-    for (ValueData& v : fn.values)
-      if (v.is_block_argument) v.owner = new_id[v.owner];
+    renumber_blocks(fn, new_id);
   }
 
   // ----- op bodies -----------------------------------------------------------------------

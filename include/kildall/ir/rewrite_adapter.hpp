@@ -34,6 +34,7 @@
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_definition.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/region_simplification.hpp>
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/rewrite/concepts.hpp>
 #include <kildall/rewrite/rewriter.hpp>
@@ -95,11 +96,8 @@ class RewriteAdapter {
 
   /// An adapter of `fn`, whose ops are defined in `registry` (both must outlive it).
   explicit RewriteAdapter(Function& fn, const OpRegistry& registry = OpRegistry::builtins())
-      : fn_(&fn), registry_(&registry), rewriter_(fn), users_(fn.values.size()) {
-    for (OpId op = 0; op < fn.ops.size(); ++op) {
-      if (fn.ops[op].erased || fn.in_erased_region(fn.ops[op].block)) continue;
-      for (const ValueId v : fn.operands_of(op)) users_[v].push_back(op);
-    }
+      : fn_(&fn), registry_(&registry), rewriter_(fn) {
+    collect_users();
     // The constants leading the entry block are where uniqued constants live: adopt them (the
     // first of each type and value).
     if (!fn.blocks.empty()) {
@@ -145,12 +143,7 @@ class RewriteAdapter {
   }
   /// Whether erasing `op` when unused cannot change the program: an op with semantics
   /// (`eval`) that is not a terminator and owns no region.
-  [[nodiscard]] bool is_pure(OpId op) const {
-    if (fn_->ops[op].code >= registry_->op_count()) return false;  // unknown to the registry: opaque
-    const OpDefinition& def = definition(op);
-    if (!def.eval || def.terminator || def.may_terminate || fn_->ops[op].successor_count != 0) return false;
-    return fn_->regions.size() < 2 || fn_->regions_of(op).first == fn_->regions_of(op).second;
-  }
+  [[nodiscard]] bool is_pure(OpId op) const { return is_pure_op(*fn_, *registry_, op); }
   /// `f(op)` for every live op, block by block in layout order.
   template <class F>
   void for_each_op(F&& f) const {
@@ -254,6 +247,22 @@ class RewriteAdapter {
     return fn_->ops[data.owner].imm;
   }
 
+  // --- RegionSimplifyingIr ---
+
+  /// Simplifies the function's control flow (`ir::simplify_regions`: unreachable blocks,
+  /// branches past pass-through blocks, single-predecessor blocks merged, dead ops and block
+  /// arguments); returns the number of changes. The use lists are rebuilt after a change.
+  std::uint64_t simplify_regions() {
+    const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_).total();
+    if (changes == 0) return 0;
+    collect_users();
+    std::erase_if(constants_, [this](const auto& entry) {
+      const ValueData& v = fn_->values[entry.second];
+      return v.owner == no_index || fn_->ops[v.owner].erased;
+    });
+    return changes;
+  }
+
   // --- FoldableIr ---
 
   /// Folds `op` by its record (see the file comment): `folded` with one result per result, or `none`.
@@ -328,6 +337,14 @@ class RewriteAdapter {
     }
   };
   [[nodiscard]] static ConstantKey key(Type type, std::uint64_t bits) { return {type.raw(), bits}; }
+  // One use list per value, from the operands of the live ops.
+  void collect_users() {
+    users_.assign(fn_->values.size(), {});
+    for (OpId op = 0; op < fn_->ops.size(); ++op) {
+      if (fn_->ops[op].erased || fn_->in_erased_region(fn_->ops[op].block)) continue;
+      for (const ValueId v : fn_->operands_of(op)) users_[v].push_back(op);
+    }
+  }
   void grow() {
     if (users_.size() < fn_->values.size()) users_.resize(fn_->values.size());
   }
@@ -351,7 +368,8 @@ class RewriteAdapter {
   OpId created_constant_ = no_index;
 };
 
-static_assert(kildall::rewrite::FoldableIr<RewriteAdapter> && kildall::rewrite::IndexedOps<RewriteAdapter>);
+static_assert(kildall::rewrite::FoldableIr<RewriteAdapter> && kildall::rewrite::IndexedOps<RewriteAdapter> &&
+              kildall::rewrite::RegionSimplifyingIr<RewriteAdapter>);
 
 /// Folds `op` as the greedy driver does, announcing every change through `rewriter` (for a
 /// pattern that folds what it would otherwise rewrite, as MLIR's dialect conversion legalizes

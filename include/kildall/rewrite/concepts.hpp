@@ -28,6 +28,8 @@
 ///   using constant_type = C;
 ///   FoldOutcome fold(Op op, std::vector<FoldedResult<V, C>>& results);
 ///   std::optional<V> materialize_constant(const C& c, V like, Op before);  // a new constant op before `before`
+///   // RegionSimplifyingIr: control-flow cleanup between sweeps (MLIR's `simplifyRegions`)
+///   std::uint64_t simplify_regions();            // the number of changes made (0: none)
 /// };
 /// ```
 ///
@@ -158,5 +160,15 @@ concept FoldableIr = RewritableIr<I> && std::copyable<constant_t<I>> &&
                        { ir.fold(op, results) } -> std::same_as<FoldOutcome>;
                        { ir.materialize_constant(c, v, op) } -> std::convertible_to<std::optional<value_t<I>>>;
                      };
+
+/// A rewritable IR that also simplifies its control flow as a whole (MLIR's
+/// `simplifyRegions`: unreachable blocks, dead block arguments, ...), which
+/// the greedy driver runs after every sweep. `simplify_regions` returns the
+/// number of changes it made (0: the IR is as it was). The driver's worklist
+/// is seeded anew each sweep, so it may erase ops without announcing them.
+template <class I>
+concept RegionSimplifyingIr = RewritableIr<I> && requires(I& ir) {
+  { ir.simplify_regions() } -> std::convertible_to<std::uint64_t>;
+};
 
 }  // namespace kildall::rewrite

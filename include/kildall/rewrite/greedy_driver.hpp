@@ -31,10 +31,15 @@
 /// which patterns were still firing: those applied in the last sweep, or
 /// among the last 64 changes when the rewrite limit stopped it.
 ///
+/// After each sweep, an IR that models `RegionSimplifyingIr` simplifies its
+/// control flow (MLIR's `simplifyRegions`, on by default as there:
+/// `GreedyConfig::simplify_regions`); a change there also asks for another
+/// sweep.
+///
 /// Not in this driver: MLIR's uniquing and hoisting of constants (an
-/// adapter's `materialize_constant` may reuse constants it made), region
-/// simplification (block merging, dead blocks), and re-queuing the ancestors
-/// of a changed op (the adapter's ops are walked, not nested).
+/// adapter's `materialize_constant` may reuse constants it made) and
+/// re-queuing the ancestors of a changed op (the adapter's ops are walked,
+/// not nested).
 
 #include <algorithm>
 #include <cstddef>
@@ -73,6 +78,9 @@ struct GreedyConfig {
   bool fold = true;
   /// The visiting order of a sweep.
   TraversalOrder order = TraversalOrder::bottom_up;
+  /// Simplify the control flow after each sweep, when the IR models `RegionSimplifyingIr`
+  /// (MLIR's `enableRegionSimplification`).
+  bool simplify_regions = true;
 };
 
 /// How a greedy run ended.
@@ -96,6 +104,7 @@ struct RewriteStatistics {
   std::uint64_t erased = 0;       ///< Every op erased: dead, folded away, or by a pattern.
   std::uint64_t created = 0;      ///< Ops created: by patterns and by materializing constants.
   std::uint64_t iterations = 0;   ///< Sweeps made.
+  std::uint64_t region_simplifications = 0;  ///< Changes made by `simplify_regions` between sweeps.
   std::uint64_t visits = 0;       ///< Ops taken from the worklist.
 
   /// The times the pattern named `name` applied (0 for an unknown name).
@@ -134,7 +143,7 @@ struct RewriteResult {
     text += "; still firing:";
     for (const std::string& name : still_firing) text += " " + name;
     if (folding_still_firing) text += " (folding)";
-    if (still_firing.empty() && !folding_still_firing) text += " (only dead-op erasure)";
+    if (still_firing.empty() && !folding_still_firing) text += " (only dead-op erasure or region simplification)";
     return text;
   }
 };
@@ -273,6 +282,14 @@ class GreedyDriver final : public RewriteListener<Ir> {
         }
         ++stats.visits;
         if (visit(*op)) changed = true;
+      }
+      if constexpr (RegionSimplifyingIr<Ir>) {
+        if (config_.simplify_regions && !hit_rewrite_limit) {
+          if (const std::uint64_t n = ir_.simplify_regions()) {
+            stats.region_simplifications += n;
+            changed = true;
+          }
+        }
       }
     }
     if (hit_rewrite_limit) {

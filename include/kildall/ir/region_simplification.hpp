@@ -1,0 +1,719 @@
+#pragma once
+/// \file
+/// `simplify_regions`: the control-flow half of canonicalization for the
+/// reference IR, run by the greedy rewrite driver after each sweep (MLIR's
+/// `simplifyRegions`, which its greedy driver calls unless
+/// `enableRegionSimplification` is off, plus the `cf.br` / `cf.cond_br`
+/// canonicalization patterns that need a block's predecessors). In every
+/// region (the function body and the regions of `scf` ops), in this order:
+///
+/// 1. **Unreachable blocks** go: a block no path of successors reaches from
+///    its region's entry, with its ops (and their regions).
+/// 2. **Branches past pass-through blocks** (MLIR's `collapseBranch`, used
+///    by `SimplifyPassThroughBr` and `SimplifyPassThroughCondBranch`): a
+///    `cf.br` / `cf.cond_br` successor whose block holds only a `cf.br` to
+///    another block, its arguments used by nothing else, goes straight to
+///    that block, with the arguments substituted.
+/// 3. **A block with a single predecessor that branches to it with `cf.br`**
+///    (MLIR's `SimplifyBrToBlockWithSinglePred`, `Block::mergeBlocks`) is
+///    appended to that predecessor: its arguments become the forwarded
+///    values, the branch goes.
+/// 4. **Dead code** (MLIR's `runRegionDCE`, a liveness fixpoint, so cycles
+///    through loop-carried block arguments die too): an op is live when it
+///    is not pure (`is_pure_op`: it has an effect, is a terminator or owns a
+///    region) or one of its results is live; a live op's operands are live,
+///    except what a `cf.br` / `cf.cond_br` forwards to a block argument,
+///    which is live only when that argument is. Pure ops that are not live
+///    are erased; block arguments that are not live are removed with the
+///    operands forwarded to them, except the arguments of a region's entry
+///    block (the function's signature, an `scf` op's contract).
+/// 5. The blocks that went are dropped and the others renumbered
+///    (`renumber_blocks`); the regions' block ranges follow.
+///
+/// Not done: MLIR's merging of identical blocks (`mergeIdenticalBlocks`).
+/// Value and op ids stay valid (block ids do not); a kept block's arguments
+/// are renumbered within its own argument range.
+///
+/// Cost: O(ops + operands + blocks) per call, the liveness fixpoint included
+/// (each value is marked live once).
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <kildall/ir/builtin_ops.hpp>
+#include <kildall/ir/module.hpp>
+#include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/rewriter.hpp>
+
+namespace kildall::ir {
+
+/// What one `simplify_regions` call changed.
+struct RegionSimplificationCounts {
+  std::uint64_t blocks_erased = 0;       ///< Unreachable blocks dropped (merged blocks not counted).
+  std::uint64_t branches_forwarded = 0;  ///< Successors redirected past a pass-through block.
+  std::uint64_t branches_simplified = 0;  ///< `cf.cond_br`s decided or merged, conditions propagated.
+  std::uint64_t blocks_merged = 0;       ///< Blocks appended to their single predecessor.
+  std::uint64_t ops_erased = 0;          ///< Dead ops erased (ops of dropped blocks not counted).
+  std::uint64_t arguments_erased = 0;    ///< Dead block arguments removed.
+  std::uint64_t identical_blocks_merged = 0;  ///< Blocks replaced by an identical one.
+
+  /// The number of changes in all (0: the function was left as it was).
+  [[nodiscard]] std::uint64_t total() const {
+    return blocks_erased + branches_forwarded + branches_simplified + blocks_merged + ops_erased + arguments_erased +
+           identical_blocks_merged;
+  }
+};
+
+namespace detail {
+
+/// The state of one `simplify_regions` call over one function.
+class RegionSimplifier {
+ public:
+  RegionSimplifier(Function& fn, const OpRegistry& registry, Rewriter& rewriter)
+      : fn_(fn), registry_(registry), rewriter_(rewriter) {}
+
+  RegionSimplificationCounts run() {
+    if (fn_.is_declaration()) return counts_;
+    region_of_block_.resize(fn_.blocks.size());
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) region_of_block_[b] = fn_.region_of(b);
+    removed_.assign(fn_.blocks.size(), false);
+    drop_unreachable(true);
+    forward_pass_through_branches();
+    simplify_conditional_branches();
+    merge_single_predecessor_blocks();
+    drop_unreachable(false);
+    erase_dead_code();
+    merge_identical_blocks();
+    compact();
+    return counts_;
+  }
+
+ private:
+  [[nodiscard]] bool is_branch(OpId op) const {
+    return is(fn_.ops[op].code, BuiltinOp::br) || is(fn_.ops[op].code, BuiltinOp::cond_br);
+  }
+  [[nodiscard]] BlockId region_entry(BlockId b) const {
+    return fn_.regions.empty() ? 0 : fn_.regions[region_of_block_[b]].first_block;
+  }
+  [[nodiscard]] bool region_removed(BlockId b) const {
+    if (fn_.regions.size() < 2) return false;
+    const OpId parent = fn_.regions[region_of_block_[b]].parent;
+    return parent != no_index && fn_.ops[parent].erased;
+  }
+
+  // Step 1 (and again after steps 2-3, whose bypassed and merged blocks lose their
+  // predecessors): every block not reached from its region's entry goes, with its ops.
+  void drop_unreachable(bool count) {
+    std::vector<bool> reached(fn_.blocks.size(), false);
+    std::vector<BlockId> stack;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b] || region_entry(b) != b || region_removed(b)) continue;
+      reached[b] = true;
+      stack.push_back(b);
+      while (!stack.empty()) {
+        const BlockId x = stack.back();
+        stack.pop_back();
+        const OpId t = fn_.terminator(x);
+        if (t == no_index) continue;
+        for (const Successor& s : fn_.successors_of(t)) {
+          if (reached[s.block]) continue;
+          reached[s.block] = true;
+          stack.push_back(s.block);
+        }
+      }
+    }
+    // The regions of ops erased here were walked above (their parents were not erased yet):
+    // a second loop drops them.
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b] || reached[b]) continue;
+      if (count && !region_removed(b)) ++counts_.blocks_erased;
+      erase_block_ops(b);
+      removed_[b] = true;
+    }
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b] || !region_removed(b)) continue;
+      erase_block_ops(b);
+      removed_[b] = true;
+    }
+  }
+  void erase_block_ops(BlockId b) {
+    std::vector<OpId> ops;
+    for (const OpId op : fn_.ops_of(b)) ops.push_back(op);
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) rewriter_.erase(*it);
+  }
+
+  // Step 2: successors of branches go past blocks that only branch on.
+  void forward_pass_through_branches() {
+    std::vector<ValueId> forwarded;
+    std::vector<std::uint32_t> seen(fn_.blocks.size(), 0);
+    std::uint32_t stamp = 0;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b]) continue;
+      const OpId t = fn_.terminator(b);
+      if (t == no_index || !is_branch(t)) continue;
+      for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si) {
+        ++stamp;
+        seen[b] = stamp;
+        Successor s = fn_.successors[fn_.ops[t].successor_begin + si];
+        const auto current = fn_.successor_operands(t, s);
+        forwarded.assign(current.begin(), current.end());
+        BlockId target = s.block;
+        bool moved = false;
+        while (seen[target] != stamp) {
+          seen[target] = stamp;
+          const OpId inner = pass_through_branch(target);
+          if (inner == no_index) break;
+          const Successor next = fn_.successors_of(inner)[0];
+          std::vector<ValueId> substituted;
+          for (const ValueId v : fn_.successor_operands(inner, next)) {
+            const ValueData& data = fn_.values[v];
+            substituted.push_back(data.is_block_argument && data.owner == target ? forwarded[data.position] : v);
+          }
+          forwarded = std::move(substituted);
+          target = next.block;
+          moved = true;
+        }
+        if (!moved) continue;
+        set_successor(t, si, target, forwarded);
+        ++counts_.branches_forwarded;
+      }
+    }
+    uses_.clear();
+  }
+  // The `cf.br` of `b` when it is the block's only op, targets another block and the block's
+  // arguments are used by nothing else; else `no_index`.
+  [[nodiscard]] OpId pass_through_branch(BlockId b) {
+    const BlockData& block = fn_.blocks[b];
+    const OpId op = block.first_op;
+    if (op == no_index || op != block.last_op || !is(fn_.ops[op].code, BuiltinOp::br)) return no_index;
+    if (fn_.successors_of(op)[0].block == b || region_entry(b) == b) return no_index;
+    if (block.argument_count == 0) return op;
+    if (uses_.empty()) uses_ = rewriter_.use_counts();
+    for (std::uint32_t i = 0; i < block.argument_count; ++i) {
+      const ValueId a = block.argument_begin + i;
+      std::uint32_t in_branch = 0;
+      for (const ValueId v : fn_.operands_of(op)) in_branch += v == a;
+      if (uses_[a] != in_branch) return no_index;
+    }
+    return op;
+  }
+  // Successor `si` of branch `op` now goes to `target` forwarding `forwarded`: the op's operand
+  // list is rebuilt at the end of the operand array (the old slots become unused).
+  void set_successor(OpId op, std::uint32_t si, BlockId target, std::span<const ValueId> forwarded) {
+    OpData& o = fn_.ops[op];
+    std::vector<ValueId> operands;
+    const auto old = std::as_const(fn_).operands_of(op);
+    const std::uint32_t regular = fn_.regular_operand_count(op);
+    operands.assign(old.begin(), old.begin() + regular);
+    for (std::uint32_t i = 0; i < o.successor_count; ++i) {
+      Successor& s = fn_.successors[o.successor_begin + i];
+      const auto values = i == si ? forwarded : std::span<const ValueId>(old.subspan(s.operand_begin, s.operand_count));
+      if (!uses_.empty() && i == si) {
+        for (const ValueId v : old.subspan(s.operand_begin, s.operand_count)) --uses_[v];
+        for (const ValueId v : values) ++uses_[v];
+      }
+      const auto begin = static_cast<std::uint32_t>(operands.size());
+      operands.insert(operands.end(), values.begin(), values.end());
+      s.operand_begin = begin;
+      s.operand_count = static_cast<std::uint32_t>(values.size());
+      if (i == si) s.block = target;
+    }
+    o.operand_begin = static_cast<std::uint32_t>(fn_.operands.size());
+    o.operand_count = static_cast<std::uint32_t>(operands.size());
+    fn_.operands.insert(fn_.operands.end(), operands.begin(), operands.end());
+  }
+
+  // The branch edges into each block (`opaque` marks blocks a terminator other than a branch enters).
+  struct Edge {
+    OpId op;
+    std::uint32_t successor;
+  };
+  void collect_edges(std::vector<std::vector<Edge>>& into, std::vector<bool>* opaque = nullptr) const {
+    into.assign(fn_.blocks.size(), {});
+    if (opaque) opaque->assign(fn_.blocks.size(), false);
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      const OpId t = removed_[b] ? no_index : fn_.terminator(b);
+      if (t == no_index) continue;
+      for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si) {
+        const BlockId target = fn_.successors[fn_.ops[t].successor_begin + si].block;
+        if (is_branch(t)) into[target].push_back({t, si});
+        else if (opaque) (*opaque)[target] = true;
+      }
+    }
+  }
+  // Whether `e` is still a live edge into `b`.
+  [[nodiscard]] bool still_enters(const Edge& e, BlockId b) const {
+    return !fn_.ops[e.op].erased && fn_.successors[fn_.ops[e.op].successor_begin + e.successor].block == b;
+  }
+  // The one edge into `b`, if it has exactly one.
+  [[nodiscard]] std::optional<Edge> single_edge(const std::vector<Edge>& edges, BlockId b) const {
+    std::optional<Edge> only;
+    for (const Edge& e : edges) {
+      if (!still_enters(e, b)) continue;
+      if (only) return std::nullopt;
+      only = e;
+    }
+    return only;
+  }
+  // Terminator `op` becomes `cf.br ^target(forwarded...)`; returns the branch.
+  OpId replace_with_br(OpId op, BlockId target, std::span<const ValueId> forwarded) {
+    const std::vector<ValueId> operands(forwarded.begin(), forwarded.end());
+    const OpId br = rewriter_.create(code_of(BuiltinOp::br), operands, {}, 0, 0, fn_.ops[op].loc);
+    fn_.ops[br].successor_begin = static_cast<std::uint32_t>(fn_.successors.size());
+    fn_.ops[br].successor_count = 1;
+    fn_.successors.push_back({target, 0, static_cast<std::uint32_t>(operands.size())});
+    rewriter_.insert_after(op, br);
+    rewriter_.erase(op);
+    return br;
+  }
+  // The `arith.constant` `bit : i1` leading the entry block, made there if there is none.
+  ValueId bool_constant(bool bit) {
+    for (OpId op = fn_.blocks[0].first_op; op != no_index && is(fn_.ops[op].code, BuiltinOp::constant); op = fn_.ops[op].next)
+      if (fn_.values[fn_.ops[op].result_begin].type == Type::i1() && (fn_.ops[op].imm & 1) == bit)
+        return fn_.ops[op].result_begin;
+    const ValueId v = rewriter_.constant_at_start(0, Type::i1(), bit);
+    rewriter_.set_name(v, rewriter_.constant_name(Type::i1(), bit));
+    return v;
+  }
+
+  // Step 2b: `cf.cond_br` simplified by what its block's predecessors say (MLIR's
+  // `SimplifyCondBranchFromCondBranchOnSameCondition`, `SimplifyCondBranchIdenticalSuccessors`,
+  // `CondBranchTruthPropagation`).
+  void simplify_conditional_branches() {
+    std::vector<std::vector<Edge>> into;
+    collect_edges(into);
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b]) continue;
+      OpId t = fn_.terminator(b);
+      if (t == no_index || !is(fn_.ops[t].code, BuiltinOp::cond_br)) continue;
+      const ValueId condition = fn_.operands_of(t)[0];
+      // The only predecessor branches on the same condition: which way it went is known here.
+      if (const auto e = single_edge(into[b], b); e && is(fn_.ops[e->op].code, BuiltinOp::cond_br) &&
+                                                  fn_.operands_of(e->op)[0] == condition) {
+        const Successor taken = fn_.successors_of(t)[e->successor];
+        const auto forwarded = fn_.successor_operands(t, taken);
+        replace_with_br(t, taken.block, std::vector<ValueId>(forwarded.begin(), forwarded.end()));
+        ++counts_.branches_simplified;
+        continue;
+      }
+      const Successor on_true = fn_.successors_of(t)[0], on_false = fn_.successors_of(t)[1];
+      // Both ways to one block that only this branch enters: selects of what differs.
+      if (on_true.block == on_false.block) {
+        bool only_here = true;
+        for (const Edge& e : into[on_true.block]) only_here = only_here && (!still_enters(e, on_true.block) || e.op == t);
+        const auto a = fn_.successor_operands(t, on_true), c = fn_.successor_operands(t, on_false);
+        if (!only_here || std::equal(a.begin(), a.end(), c.begin(), c.end())) continue;  // equal: a pattern's
+        std::vector<ValueId> merged;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          const ValueId x = fn_.successor_operands(t, on_true)[i], y = fn_.successor_operands(t, on_false)[i];
+          if (x == y) {
+            merged.push_back(x);
+            continue;
+          }
+          const ValueId operands[] = {condition, x, y};
+          const Type types[] = {fn_.values[x].type};
+          merged.push_back(fn_.result(rewriter_.create_before(t, code_of(BuiltinOp::select), operands, types)));
+        }
+        replace_with_br(t, on_true.block, merged);
+        ++counts_.branches_simplified;
+        continue;
+      }
+      // The condition is true in a successor only this edge enters, false in the other's (a
+      // constant condition is a pattern's: `cf.cond_br` to `cf.br`).
+      const ValueData& condition_data = fn_.values[condition];
+      if (!condition_data.is_block_argument && is(fn_.ops[condition_data.owner].code, BuiltinOp::constant)) continue;
+      for (std::uint32_t si = 0; si < 2; ++si) {
+        const BlockId d = fn_.successors_of(t)[si].block;
+        const auto e = single_edge(into[d], d);
+        if (!e || e->op != t || d == b) continue;
+        ValueId known = no_index;
+        for (const OpId op : fn_.ops_of(d)) {
+          for (ValueId& v : fn_.operands_of(op)) {
+            if (v != condition) continue;
+            if (known == no_index) known = bool_constant(si == 0);
+            v = known;
+          }
+        }
+        if (known != no_index) ++counts_.branches_simplified;
+      }
+    }
+  }
+
+  // Step 3: a block whose only predecessor ends in `cf.br` to it is appended to it.
+  void merge_single_predecessor_blocks() {
+    std::vector<std::uint32_t> predecessors(fn_.blocks.size(), 0);
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b] || fn_.terminator(b) == no_index) continue;
+      for (const Successor& s : fn_.successors_of(fn_.terminator(b))) ++predecessors[s.block];
+    }
+    std::vector<ValueId> replacement;  // by value: a merged block's argument -> the value forwarded to it
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b]) continue;
+      for (;;) {
+        const OpId br = fn_.terminator(b);
+        if (br == no_index || !is(fn_.ops[br].code, BuiltinOp::br)) break;
+        const Successor s = fn_.successors_of(br)[0];
+        const BlockId d = s.block;
+        if (d == b || predecessors[d] != 1 || region_entry(d) == d) break;
+        const auto forwarded = fn_.successor_operands(br, s);
+        if (replacement.size() < fn_.values.size()) replacement.resize(fn_.values.size(), no_index);
+        for (std::uint32_t i = 0; i < fn_.blocks[d].argument_count; ++i)
+          replacement[fn_.blocks[d].argument_begin + i] = forwarded[i];
+        rewriter_.erase(br);
+        std::vector<OpId> moved;
+        for (const OpId op : fn_.ops_of(d)) moved.push_back(op);
+        fn_.blocks[d].first_op = fn_.blocks[d].last_op = no_index;
+        for (const OpId op : moved) {
+          fn_.ops[op].prev = fn_.ops[op].next = no_index;
+          rewriter_.append(b, op);
+        }
+        removed_[d] = true;
+        ++counts_.blocks_merged;
+      }
+    }
+    if (replacement.empty()) return;
+    // A forwarded value may be a merged block's argument itself: follow the chain.
+    for (ValueId& r : replacement) {
+      while (r != no_index && r < replacement.size() && replacement[r] != no_index) r = replacement[r];
+    }
+    rewriter_.replace_all_uses(replacement);
+    uses_.clear();
+  }
+
+  // Step 4: liveness, then dead ops and dead block arguments go.
+  void erase_dead_code() {
+    std::vector<bool> live_op(fn_.ops.size(), false), live_value(fn_.values.size(), false);
+    std::vector<ValueId> work;
+    // Predecessor edges by block, for the arguments.
+    std::vector<std::vector<Edge>> into;
+    std::vector<bool> opaque_predecessor;  // a terminator other than a branch enters it
+    collect_edges(into, &opaque_predecessor);
+    const auto mark_value = [&](ValueId v) {
+      if (live_value[v]) return;
+      live_value[v] = true;
+      work.push_back(v);
+    };
+    const auto mark_op = [&](OpId op) {
+      if (live_op[op]) return;
+      live_op[op] = true;
+      const auto operands = std::as_const(fn_).operands_of(op);
+      const std::uint32_t regular = is_branch(op) ? fn_.regular_operand_count(op) : static_cast<std::uint32_t>(operands.size());
+      for (std::uint32_t i = 0; i < regular; ++i) mark_value(operands[i]);
+    };
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b]) continue;
+      for (const OpId op : fn_.ops_of(b)) {
+        if (!is_pure_op(fn_, registry_, op)) mark_op(op);
+      }
+    }
+    // What an opaque terminator forwards is live (its operands are), so its block's arguments are.
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (!opaque_predecessor[b] || removed_[b]) continue;
+      for (std::uint32_t i = 0; i < fn_.blocks[b].argument_count; ++i) mark_value(fn_.blocks[b].argument_begin + i);
+    }
+    while (!work.empty()) {
+      const ValueId v = work.back();
+      work.pop_back();
+      const ValueData& data = fn_.values[v];
+      if (!data.is_block_argument) {
+        mark_op(data.owner);
+        continue;
+      }
+      for (const Edge& e : into[data.owner]) {
+        const Successor& s = fn_.successors[fn_.ops[e.op].successor_begin + e.successor];
+        mark_value(fn_.successor_operands(e.op, s)[data.position]);
+      }
+    }
+    // Dead ops, last first (users before their operands' definers).
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b]) continue;
+      std::vector<OpId> dead;
+      for (const OpId op : fn_.ops_of(b))
+        if (!live_op[op]) dead.push_back(op);
+      for (auto it = dead.rbegin(); it != dead.rend(); ++it) rewriter_.erase(*it);
+      counts_.ops_erased += dead.size();
+    }
+    // Dead arguments of blocks other than a region's entry, with what is forwarded to them.
+    std::vector<ValueId> replacement;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      BlockData& block = fn_.blocks[b];
+      if (removed_[b] || region_entry(b) == b || block.argument_count == 0) continue;
+      std::vector<bool> keep(block.argument_count);
+      std::uint32_t kept = 0;
+      for (std::uint32_t i = 0; i < block.argument_count; ++i) kept += (keep[i] = live_value[block.argument_begin + i]);
+      if (kept == block.argument_count) continue;
+      for (const Edge& e : into[b]) drop_forwarded(e.op, e.successor, keep);
+      if (replacement.size() < fn_.values.size()) replacement.resize(fn_.values.size(), no_index);
+      std::uint32_t next = 0;
+      for (std::uint32_t i = 0; i < block.argument_count; ++i) {
+        const ValueId from = block.argument_begin + i;
+        if (!keep[i]) continue;
+        const ValueId to = block.argument_begin + next;
+        if (to != from) {
+          fn_.values[to] = fn_.values[from];
+          replacement[from] = to;
+        }
+        fn_.values[to].position = next++;
+      }
+      for (ValueId v = block.argument_begin + kept; v < block.argument_begin + block.argument_count; ++v) {
+        fn_.values[v].owner = no_index;
+        fn_.values[v].name_size = 0;
+      }
+      counts_.arguments_erased += block.argument_count - kept;
+      block.argument_count = kept;
+    }
+    if (!replacement.empty()) rewriter_.replace_all_uses(replacement);
+  }
+  // Removes from successor `si` of branch `op` the forwarded operands whose argument is not kept
+  // (in place: the operand list only shrinks).
+  void drop_forwarded(OpId op, std::uint32_t si, const std::vector<bool>& keep) {
+    OpData& o = fn_.ops[op];
+    const std::span<ValueId> operands = fn_.operands_of(op);
+    std::uint32_t write = fn_.regular_operand_count(op);
+    for (std::uint32_t i = 0; i < o.successor_count; ++i) {
+      Successor& s = fn_.successors[o.successor_begin + i];
+      const std::uint32_t begin = write;
+      for (std::uint32_t k = 0; k < s.operand_count; ++k)
+        if (i != si || keep[k]) operands[write++] = operands[s.operand_begin + k];
+      s.operand_begin = begin;
+      s.operand_count = write - begin;
+    }
+    o.operand_count = write;
+  }
+
+  // Step 4b (MLIR's `mergeIdenticalBlocks`): blocks other than a region's entry that branch to
+  // the same successors and are the same op for op, up to operands defined outside them, are
+  // one block: the first (the leader) takes a new argument for each operand that differs, its
+  // predecessors and the others' forward what each block used there, and the others go.
+  void merge_identical_blocks() {
+    std::vector<std::vector<Edge>> into;
+    std::vector<bool> opaque;
+    collect_edges(into, &opaque);
+    // Values used outside their block (a merged op's result must not be).
+    std::vector<bool> escapes(fn_.values.size(), false);
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b]) continue;
+      for (const OpId op : fn_.ops_of(b))
+        for (const ValueId v : fn_.operands_of(op))
+          if (fn_.defining_block(v) != b) escapes[v] = true;
+    }
+    std::map<std::vector<BlockId>, std::vector<BlockId>> by_successors;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b] || region_entry(b) == b || !mergeable(b)) continue;
+      std::vector<BlockId> successors;
+      for (const Successor& x : fn_.successors_of(fn_.terminator(b))) successors.push_back(x.block);
+      by_successors[std::move(successors)].push_back(b);
+    }
+    for (const auto& group : by_successors) {
+      const std::vector<BlockId>& blocks = group.second;
+      std::vector<bool> taken(blocks.size(), false);
+      for (std::size_t l = 0; l < blocks.size(); ++l) {
+        if (taken[l]) continue;
+        const BlockId leader = blocks[l];
+        std::vector<BlockId> members;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> differing;  // (op position, operand)
+        for (std::size_t m = l + 1; m < blocks.size(); ++m) {
+          if (taken[m]) continue;
+          std::vector<std::pair<std::uint32_t, std::uint32_t>> here;
+          if (!equivalent(leader, blocks[m], escapes, here)) continue;
+          taken[m] = true;
+          members.push_back(blocks[m]);
+          differing.insert(differing.end(), here.begin(), here.end());
+        }
+        if (members.empty()) continue;
+        std::sort(differing.begin(), differing.end());
+        differing.erase(std::unique(differing.begin(), differing.end()), differing.end());
+        if (!differing.empty()) {
+          bool updatable = !opaque[leader];
+          for (const BlockId m : members) updatable = updatable && !opaque[m];
+          if (!updatable) continue;
+        }
+        merge_into(leader, members, differing, into);
+      }
+    }
+  }
+  // Whether `b` may take part: a terminator, no op owning a region, no op unknown to the
+  // registry or with an attribute dictionary (compared as written, not by meaning).
+  [[nodiscard]] bool mergeable(BlockId b) const {
+    if (fn_.terminator(b) == no_index) return false;
+    for (const OpId op : fn_.ops_of(b)) {
+      const OpData& o = fn_.ops[op];
+      if (o.code >= registry_.op_count() || is(o.code, BuiltinOp::unregistered)) return false;
+      if (fn_.regions.size() >= 2 && fn_.regions_of(op).first != fn_.regions_of(op).second) return false;
+      if (!fn_.attributes_of(op).empty()) return false;
+    }
+    return true;
+  }
+  // The position of `v` in `b` (MLIR's order: arguments, then the results of the ops in order).
+  [[nodiscard]] std::uint32_t order_in_block(ValueId v, BlockId b) const {
+    const ValueData& data = fn_.values[v];
+    if (data.is_block_argument) return data.position;
+    std::uint32_t order = fn_.blocks[b].argument_count;
+    for (const OpId op : fn_.ops_of(b)) {
+      if (op == data.owner) return order + data.position;
+      order += fn_.ops[op].result_count;
+    }
+    return no_index;
+  }
+  // Whether `m` is `leader` op for op (MLIR's `BlockMergeCluster::addToCluster`); `differing`
+  // gets the operands that differ and are defined outside both.
+  [[nodiscard]] bool equivalent(BlockId leader, BlockId m, const std::vector<bool>& escapes,
+                                std::vector<std::pair<std::uint32_t, std::uint32_t>>& differing) const {
+    const BlockData &x = fn_.blocks[leader], &y = fn_.blocks[m];
+    if (x.argument_count != y.argument_count) return false;
+    for (std::uint32_t i = 0; i < x.argument_count; ++i)
+      if (fn_.values[x.argument_begin + i].type != fn_.values[y.argument_begin + i].type) return false;
+    OpId p = x.first_op, q = y.first_op;
+    for (std::uint32_t position = 0; p != no_index && q != no_index; ++position, p = fn_.ops[p].next, q = fn_.ops[q].next) {
+      const OpData &a = fn_.ops[p], &c = fn_.ops[q];
+      if (a.code != c.code || a.imm != c.imm || a.aux != c.aux || a.result_count != c.result_count ||
+          a.operand_count != c.operand_count || a.successor_count != c.successor_count)
+        return false;
+      for (std::uint32_t r = 0; r < a.result_count; ++r)
+        if (fn_.values[a.result_begin + r].type != fn_.values[c.result_begin + r].type) return false;
+      for (std::uint32_t s = 0; s < a.successor_count; ++s) {
+        const Successor &sa = fn_.successors[a.successor_begin + s], &sc = fn_.successors[c.successor_begin + s];
+        if (sa.block != sc.block || sa.operand_begin != sc.operand_begin || sa.operand_count != sc.operand_count)
+          return false;
+      }
+      const auto lhs = fn_.operands_of(p), rhs = fn_.operands_of(q);
+      for (std::uint32_t k = 0; k < lhs.size(); ++k) {
+        if (lhs[k] == rhs[k]) continue;
+        if (fn_.values[lhs[k]].type != fn_.values[rhs[k]].type) return false;
+        const bool lhs_inside = fn_.defining_block(lhs[k]) == leader, rhs_inside = fn_.defining_block(rhs[k]) == m;
+        if (lhs_inside != rhs_inside) return false;
+        if (lhs_inside) {
+          if (order_in_block(lhs[k], leader) != order_in_block(rhs[k], m)) return false;
+          continue;
+        }
+        differing.emplace_back(position, k);
+      }
+      for (std::uint32_t r = 0; r < a.result_count; ++r)
+        if (escapes[a.result_begin + r] || escapes[c.result_begin + r]) return false;
+    }
+    return p == no_index && q == no_index;
+  }
+  // `members` go into `leader`: the leader's arguments move to fresh values with one more per
+  // differing operand (arguments are consecutive values), every predecessor forwards its block's
+  // operand there, and the members' predecessors branch to the leader.
+  void merge_into(BlockId leader, const std::vector<BlockId>& members,
+                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& differing,
+                  const std::vector<std::vector<Edge>>& into) {
+    // What each block (leader first) uses at each differing operand.
+    std::vector<BlockId> cluster{leader};
+    cluster.insert(cluster.end(), members.begin(), members.end());
+    std::vector<std::vector<ValueId>> extra(cluster.size());
+    for (std::size_t i = 0; i < cluster.size(); ++i) {
+      OpId op = fn_.blocks[cluster[i]].first_op;
+      std::uint32_t position = 0;
+      for (const auto& [at, k] : differing) {
+        for (; position < at; ++position) op = fn_.ops[op].next;
+        extra[i].push_back(fn_.operands_of(op)[k]);
+      }
+    }
+    if (!differing.empty()) {
+      BlockData& block = fn_.blocks[leader];
+      const auto first = static_cast<ValueId>(fn_.values.size());
+      const std::uint32_t old_count = block.argument_count;
+      std::vector<ValueId> replacement(fn_.values.size(), no_index);
+      for (std::uint32_t i = 0; i < old_count; ++i) {
+        const ValueId from = block.argument_begin + i;
+        fn_.values.push_back(fn_.values[from]);
+        replacement[from] = first + i;
+        fn_.values[from].owner = no_index;
+        fn_.values[from].name_size = 0;
+      }
+      for (std::size_t i = 0; i < differing.size(); ++i) {
+        ValueData arg;
+        arg.type = fn_.values[extra[0][i]].type;
+        arg.owner = leader;
+        arg.position = old_count + static_cast<std::uint32_t>(i);
+        arg.is_block_argument = true;
+        fn_.values.push_back(arg);
+      }
+      block.argument_begin = first;
+      block.argument_count = old_count + static_cast<std::uint32_t>(differing.size());
+      rewriter_.replace_all_uses(replacement);
+      OpId op = block.first_op;
+      std::uint32_t position = 0;
+      for (std::size_t i = 0; i < differing.size(); ++i) {
+        for (; position < differing[i].first; ++position) op = fn_.ops[op].next;
+        fn_.operands_of(op)[differing[i].second] = first + old_count + static_cast<std::uint32_t>(i);
+      }
+    }
+    for (std::size_t i = 0; i < cluster.size(); ++i) {
+      for (const Edge& e : into[cluster[i]]) {
+        if (!still_enters(e, cluster[i])) continue;
+        const Successor s = fn_.successors[fn_.ops[e.op].successor_begin + e.successor];
+        const auto old = fn_.successor_operands(e.op, s);
+        std::vector<ValueId> forwarded(old.begin(), old.end());
+        forwarded.insert(forwarded.end(), extra[i].begin(), extra[i].end());
+        set_successor(e.op, e.successor, leader, forwarded);
+      }
+    }
+    for (const BlockId m : members) {
+      erase_block_ops(m);
+      removed_[m] = true;
+      ++counts_.identical_blocks_merged;
+    }
+  }
+
+  // Step 5: the blocks that went are dropped; regions of erased ops go; block ranges follow.
+  void compact() {
+    bool any = false;
+    for (const bool r : removed_) any = any || r;
+    if (!any) return;
+    std::vector<BlockId> new_id(fn_.blocks.size(), no_index);
+    std::vector<BlockId> kept_before(fn_.blocks.size() + 1, 0);  // kept blocks with a smaller id
+    BlockId next = 0;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      kept_before[b] = next;
+      if (!removed_[b]) new_id[b] = next++;
+    }
+    kept_before[fn_.blocks.size()] = next;
+    if (fn_.regions.size() >= 2) {
+      std::vector<RegionData> regions;
+      for (const RegionData& r : fn_.regions) {
+        if (r.parent != no_index && fn_.ops[r.parent].erased) continue;
+        RegionData kept = r;
+        kept.first_block = kept_before[r.first_block];
+        kept.block_count = 0;
+        for (BlockId b = r.first_block; b < r.first_block + r.block_count; ++b) kept.block_count += !removed_[b];
+        regions.push_back(kept);
+      }
+      if (regions.size() < 2) regions.clear();
+      fn_.regions = std::move(regions);
+    }
+    renumber_blocks(fn_, new_id);
+  }
+
+  Function& fn_;
+  const OpRegistry& registry_;
+  Rewriter& rewriter_;
+  RegionSimplificationCounts counts_;
+  std::vector<RegionId> region_of_block_;
+  std::vector<bool> removed_;             // by block: dropped at the end
+  BodyArray<std::uint32_t> uses_;         // by value, once asked for (step 2)
+};
+
+}  // namespace detail
+
+/// Simplifies the control flow of `fn` (ops from `registry`) as the file comment says; returns
+/// what changed. Block ids change; value and op ids stay valid.
+/// `rewriter` must be `fn`'s (it keeps the names in use; the made constants are named with it).
+inline RegionSimplificationCounts simplify_regions(Function& fn, const OpRegistry& registry, Rewriter& rewriter) {
+  return detail::RegionSimplifier(fn, registry, rewriter).run();
+}
+
+/// `simplify_regions` with a rewriter of its own.
+inline RegionSimplificationCounts simplify_regions(Function& fn, const OpRegistry& registry = OpRegistry::builtins()) {
+  Rewriter rewriter(fn);
+  return simplify_regions(fn, registry, rewriter);
+}
+
+}  // namespace kildall::ir
