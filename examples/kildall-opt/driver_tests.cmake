@@ -117,6 +117,6 @@ kildall_opt_test(kildall_opt_disable_threading ARGS --mlir-disable-threading -sc
 kildall_opt_test(kildall_opt_help_lists_passes ARGS -help EXPECT_EXIT 0
                  STDOUT_REGEX "PASSES.*
   --sccp  +Sparse conditional constant propagation.*
-  --int-range-optimizations  Fold arith.cmpi")
+  --int-range-optimizations  Replace values integer ranges prove constant")
 kildall_opt_test(kildall_opt_pass_flag_bad_value ARGS --sccp=3 @EXAMPLES@/constants.mlir EXPECT_EXIT 1
                  STDERR_REGEX "^kildall-opt: error: --sccp=3: pass 'sccp' has no option to set to '3'\n$")

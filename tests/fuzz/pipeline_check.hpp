@@ -152,7 +152,7 @@ inline std::string rewrite_each_function(ir::Module& module, Pass pass, Pipeline
     } else if (pass == Pass::int_range) {
       const ir::IntRangeAnalysis analysis(fn, module.registry, driver_solver_options());
       if (!analysis.result().converged()) return "int-range analysis of @" + fn.name + " did not converge";
-      stats.folded += ir::apply_int_range_optimizations(fn, analysis);
+      stats.folded += ir::apply_int_range_optimizations(fn, analysis).values_replaced;
     } else {
       return "not a function pass";
     }
@@ -184,7 +184,7 @@ inline std::string rewrite(ir::Module& module, std::span<const Pass> passes, con
       const auto result = ir::solve_module_int_ranges(module, *module.registry, driver_solver_options(),
                                                       [&](std::uint32_t f, const ir::IntRangeAnalysis& analysis) {
                                                         if (!analysis.result().converged()) error = "int-range analysis of @" + module.functions[f].name + " did not converge";
-                                                        stats.folded += ir::apply_int_range_optimizations(module.functions[f], analysis);
+                                                        stats.folded += ir::apply_int_range_optimizations(module.functions[f], analysis).values_replaced;
                                                       });
       if (!result.converged()) return "interprocedural int-range analysis did not converge";
       if (!error.empty()) return error;

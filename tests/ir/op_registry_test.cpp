@@ -6,7 +6,11 @@
 // range analysis. Registration errors are reported.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/interpreter.hpp>
@@ -309,4 +313,69 @@ TEST_CASE("registration errors") {
   CHECK(registry.type_name(*registry.find_type("toy.t")) == "!toy.t");
   CHECK(registry.type_name(Type::index()) == "index");
   CHECK(registry.type_name(Type::integer(17)) == "i17");
+}
+
+TEST_CASE("has_no_effect: ops with semantics and regions of such ops; not calls, terminators, opaque ops") {
+  const OpRegistry registry;
+  const Module module = parse_and_verify(R"(func.func private @g(i32) -> i32
+func.func @f(%a: i32, %p: i1) -> i32 {
+  %k = arith.constant 3 : i32
+  %add = arith.addi %a, %k : i32
+  %div = arith.divui %a, %k : i32
+  %call = func.call @g(%a) : (i32) -> i32
+  %u = "foo.bar"(%a) : (i32) -> i32
+  %pure = scf.if %p -> (i32) {
+    %x = arith.addi %a, %k : i32
+    scf.yield %x : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %calls = scf.if %p -> (i32) {
+    %y = func.call @g(%a) : (i32) -> i32
+    scf.yield %y : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %opaque = scf.if %p -> (i32) {
+    %z = "foo.bar"(%a) : (i32) -> i32
+    scf.yield %z : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %lb = arith.constant 0 : index
+  %ub = arith.constant 4 : index
+  %st = arith.constant 1 : index
+  %loop = scf.for %i = %lb to %ub step %st iter_args(%acc = %a) -> (i32) {
+    %n = arith.addi %acc, %k : i32
+    scf.yield %n : i32
+  }
+  cf.br ^bb1
+^bb1:
+  return %add : i32
+})",
+                                         registry, "t.mlir", {.allow_unregistered_ops = true});
+  const Function& fn = module.functions[1];
+  const auto op_of = [&fn](std::string_view name) { return fn.values[value_named(fn, name)].owner; };
+  for (const char* pure : {"k", "add", "div", "x", "pure", "loop", "n"})
+    CHECK_MESSAGE(has_no_effect(fn, op_of(pure), registry), pure);
+  for (const char* effect : {"call", "u", "calls", "opaque", "y", "z"})
+    CHECK_MESSAGE(!has_no_effect(fn, op_of(effect), registry), effect);
+  // Terminators: the branch, the return and the regions' own yields.
+  for (BlockId b = 0; b < fn.blocks.size(); ++b)
+    if (fn.blocks[b].last_op != no_index) CHECK_FALSE(has_no_effect(fn, fn.blocks[b].last_op, registry));
+  // An op a registry does not know (a dialect's, read against the built-ins only) may have effects.
+  OpRegistry with_dialect;
+  OpDefinition op;
+  op.name = "my.op";
+  op.format = OpFormat::unary;
+  op.eval = [](const Function&, OpId, std::span<const std::uint64_t> in, std::span<std::uint64_t> out) {
+    out[0] = in[0];
+    return EvalStatus::success();
+  };
+  (void)with_dialect.add_op(std::move(op));
+  const Module dialect = parse_and_verify("func.func @f(%a: i8) -> i8 {\n  %y = my.op %a : i8\n  return %y : i8\n}\n",
+                                          with_dialect, "t.mlir");
+  const Function& g = dialect.functions[0];
+  CHECK(has_no_effect(g, g.blocks[0].first_op, with_dialect));
+  CHECK_FALSE(has_no_effect(g, g.blocks[0].first_op, OpRegistry::builtins()));
 }

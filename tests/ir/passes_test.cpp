@@ -141,3 +141,84 @@ TEST_CASE("a solver that stops early is a diagnostic at the function; --debug-an
   pass::PassManager<IrPasses>(pass::parse_pipeline("sccp"), registry).run(m, fresh, traced);
   CHECK(trace.str().find("Inferring constant for %c1 = arith.constant 1 : i32\nInferred constant 1\n") != std::string::npos);
 }
+
+namespace {
+
+// A module where the ranges decide a comparison only interprocedurally (@less_than_ten's %x is
+// 3 at its one call) and where each function has an op dead from the start.
+const char* const dead_ops_module = R"(func.func private @less_than_ten(%x: i32) -> i1 {
+  %c10 = arith.constant 10 : i32
+  %w = arith.addi %x, %x : i32
+  %lt = arith.cmpi ult, %x, %c10 : i32
+  return %lt : i1
+}
+func.func @main(%a: i32) -> i1 {
+  %c3 = arith.constant 3 : i32
+  %r = func.call @less_than_ten(%c3) : (i32) -> i1
+  %dead = arith.muli %a, %a : i32
+  return %r : i1
+}
+)";
+
+}  // namespace
+
+TEST_CASE("int-range-optimizations erases the ops left dead at both anchors; sccp erases none (as MLIR 16)") {
+  // Module level: @less_than_ten's comparison is decided (%x = 3), its %c10 and %w go with it;
+  // @main's %dead goes; the call's result is true too, the call (an effect) and the constant it
+  // passes stay.
+  const std::string module_level = R"(module {
+  func.func private @less_than_ten(%x: i32) -> i1 {
+    %lt = arith.constant true
+    return %lt : i1
+  }
+  func.func @main(%a: i32) -> i1 {
+    %c3 = arith.constant 3 : i32
+    %true = arith.constant true
+    %r = func.call @less_than_ten(%c3) : (i32) -> i1
+    return %true : i1
+  }
+}
+)";
+  CHECK(run_pipeline(dead_ops_module, "int-range-optimizations", nullptr) == module_level);
+  CHECK(run_pipeline(dead_ops_module, "builtin.module(int-range-optimizations)", nullptr) == module_level);
+  // One function at a time: %x is unknown, nothing is decided, but the dead ops still go.
+  const std::string per_function = R"(module {
+  func.func private @less_than_ten(%x: i32) -> i1 {
+    %c10 = arith.constant 10 : i32
+    %lt = arith.cmpi ult, %x, %c10 : i32
+    return %lt : i1
+  }
+  func.func @main(%a: i32) -> i1 {
+    %c3 = arith.constant 3 : i32
+    %r = func.call @less_than_ten(%c3) : (i32) -> i1
+    return %r : i1
+  }
+}
+)";
+  pass::ThreadPool pool(2);
+  CHECK(run_pipeline(dead_ops_module, "builtin.module(func.func(int-range-optimizations))", nullptr) == per_function);
+  CHECK(run_pipeline(dead_ops_module, "builtin.module(func.func(int-range-optimizations))", &pool) == per_function);
+  // SCCP replaces the same comparison but leaves every dead op (mlir-opt-16 --sccp does too).
+  const std::string sccp = run_pipeline(dead_ops_module, "sccp", nullptr);
+  CHECK(sccp.find("%w = arith.constant 6 : i32") != std::string::npos);
+  CHECK(sccp.find("%dead = arith.muli %a, %a : i32") != std::string::npos);
+  CHECK(sccp.find("%lt = arith.constant true") != std::string::npos);
+}
+
+TEST_CASE("a function changed only by the erasure of dead ops drops its analyses") {
+  IrPassRegistry registry;
+  register_ir_passes(registry);
+  Module m = parse_and_verify(dead_ops_module, OpRegistry::builtins());
+  PassContext context;
+  pass::ModuleAnalyses<IrPasses> analyses(m, context);
+  const pass::PassManager<IrPasses> pm(pass::parse_pipeline("func.func(int-range-optimizations)"), registry);
+  pm.run(m, analyses, context);
+  // Both functions lost a dead op (nothing was replaced): both analyses are stale, so dropped.
+  CHECK(analyses.function_manager(0).cached<IntRangeFunctionAnalysis>() == nullptr);
+  CHECK(analyses.function_manager(1).cached<IntRangeFunctionAnalysis>() == nullptr);
+  // The second run changes nothing: the analyses it computes are kept.
+  pm.run(m, analyses, context);
+  CHECK(analyses.function_manager(0).cached<IntRangeFunctionAnalysis>() != nullptr);
+  CHECK(analyses.function_manager(1).cached<IntRangeFunctionAnalysis>() != nullptr);
+  CHECK(analyses.function_manager(0).counters().computed == 2);
+}

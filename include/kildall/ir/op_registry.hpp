@@ -153,18 +153,6 @@ class OpRegistry {
   return callees;
 }
 
-/// Whether erasing `op` when its results are unused cannot change the program (MLIR's
-/// `wouldOpBeTriviallyDead` for the ops it can decide): an op known to `registry` with
-/// semantics (`eval`) that is no terminator, has no successors and owns no region. Ops unknown
-/// to the registry are opaque: never pure.
-[[nodiscard]] inline bool is_pure_op(const Function& fn, const OpRegistry& registry, OpId op) {
-  const OpData& o = fn.ops[op];
-  if (o.code >= registry.op_count()) return false;
-  const OpDefinition& def = registry.op(o.code);
-  if (!def.eval || def.terminator || def.may_terminate || o.successor_count != 0) return false;
-  return fn.regions.size() < 2 || fn.regions_of(op).first == fn.regions_of(op).second;
-}
-
 /// The name of `op` as written: its record's, or an unregistered op's own (`"foo.bar"` without quotes).
 [[nodiscard]] inline std::string_view op_name(const Function& fn, OpId op, const OpRegistry& registry) {
   const OpData& o = fn.ops[op];
@@ -207,6 +195,40 @@ struct RegionExit {
   const RegionFlow& flow = registry.op(fn.ops[owner].code).region_flow;
   if (!flow.described()) return std::nullopt;
   return RegionExit{owner, fn.regions[fn.region_of(o.block)].index, &flow};
+}
+
+/// Whether erasing `op` cannot change what the program does once none of its results is used
+/// (MLIR's `wouldOpBeTriviallyDead` without the uses): the one definition of "no side effect"
+/// every rewrite that erases unused ops reads (`RewriteAdapter::is_pure`, hence the greedy
+/// driver of `canonicalize`; `replace_with_constants`; `erase_trivially_dead_ops`). True for an op
+/// its record gives semantics (`eval`) that is no terminator, may end no block (an unregistered
+/// op is opaque) and has no successors; and for an op owning regions whose flow its record
+/// describes when every op of those regions has no effect either, their own terminators
+/// (`scf.yield`, `scf.condition`) and branches aside (MLIR's `RecursiveMemoryEffects`: an
+/// `scf.if` of pure arms). Ops `registry` does not know, unregistered ops, `func.call`,
+/// `func.return` and other terminators have effects.
+[[nodiscard]] inline bool has_no_effect(const Function& fn, OpId op, const OpRegistry& registry) {
+  const OpData& o = fn.ops[op];
+  if (o.code >= registry.op_count()) return false;  // unknown to `registry`: may have effects
+  const OpDefinition& def = registry.op(o.code);
+  if (def.terminator || def.may_terminate || o.successor_count != 0) return false;
+  const auto [first, last] = fn.regions_of(op);
+  if (first == last) return static_cast<bool>(def.eval);
+  if (!def.region_flow.described()) return false;
+  for (RegionId r = first; r < last; ++r) {
+    const RegionData& region = fn.regions[r];
+    for (BlockId b = region.first_block; b < region.first_block + region.block_count; ++b) {
+      for (const OpId inner : fn.ops_of(b)) {
+        const OpData& i = fn.ops[inner];
+        if (i.code >= registry.op_count()) return false;
+        const bool region_terminator =
+            registry.op(i.code).terminator && i.successor_count == 0 && !is(i.code, BuiltinOp::return_);
+        if (region_terminator || is(i.code, BuiltinOp::br) || is(i.code, BuiltinOp::cond_br)) continue;
+        if (!has_no_effect(fn, inner, registry)) return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace kildall::ir

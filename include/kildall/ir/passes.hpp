@@ -162,8 +162,11 @@ void check_converged(const CallGraphResult<L>& result, const PassContext& contex
 }  // namespace detail
 
 /// Registers the IR's passes: `sccp` (SCCP, then constants and branches
-/// folded: `apply_sccp`) and `int-range-optimizations` (`arith.cmpi` decided by
-/// ranges folded: `apply_int_range_optimizations`). Each runs on either anchor,
+/// folded: `apply_sccp`) and `int-range-optimizations` (values whose range is one
+/// constant, decided `arith.cmpi` among them, replaced by constants, then the ops
+/// left trivially dead erased, as MLIR's greedy driver does:
+/// `apply_int_range_optimizations`; SCCP erases no dead op, as MLIR's does not).
+/// Each runs on either anchor,
 /// as MLIR's do: written at module level (`-sccp`,
 /// `builtin.module(sccp)`) it analyses the whole module interprocedurally
 /// (`analysis/interprocedural.hpp`: private functions' arguments and call
@@ -202,25 +205,25 @@ inline void register_ir_passes(IrPassRegistry& registry) {
   pass::PassDefinition<IrPasses> ranges;
   ranges.argument = "int-range-optimizations";
   ranges.display_name = "IntRangeOptimizations";
-  ranges.description = "Fold arith.cmpi whose outcome integer range analysis decides";
+  ranges.description = "Replace values integer ranges prove constant (decided arith.cmpi among them), erase ops left dead";
   ranges.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
     return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext&) {
-      const std::size_t folded = apply_int_range_optimizations(fn, am.get<IntRangeFunctionAnalysis>().get());
-      return folded > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+      const bool changed = apply_int_range_optimizations(fn, am.get<IntRangeFunctionAnalysis>().get()).changed();
+      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };
   ranges.make_module_pass = [](const pass::PassOptionValues&) -> pass::ModulePassBody<IrPasses> {
     return [](Module& module, pass::ModuleAnalysisManager<IrPasses>&, const PassContext& context) {
-      std::size_t folded = 0;
+      bool changed = false;
       const auto result = solve_module_int_ranges(
           module, *context.registry, context.solver,
           [&](std::uint32_t f, const IntRangeAnalysis& analysis) {
             detail::check_converged(analysis.result().outcome(), context, module.functions[f]);
-            folded += apply_int_range_optimizations(module.functions[f], analysis);
+            changed = apply_int_range_optimizations(module.functions[f], analysis).changed() || changed;
           },
           detail::TracedConstruction{&context, "Inferring ranges", describe_range});
       detail::check_converged(result, context, module);
-      return folded > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };
   registry.add(std::move(ranges));

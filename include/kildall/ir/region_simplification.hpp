@@ -20,11 +20,12 @@
 ///    values, the branch goes.
 /// 4. **Dead code** (MLIR's `runRegionDCE`, a liveness fixpoint, so cycles
 ///    through loop-carried block arguments die too): an op is live when it
-///    is not pure (`is_pure_op`: it has an effect, is a terminator or owns a
-///    region) or one of its results is live; a live op's operands are live,
+///    has an effect (`has_no_effect` is false: a terminator, a call, an
+///    opaque op, an `scf` op with such an op inside) or one of its results
+///    is live; a live op's operands are live,
 ///    except what a `cf.br` / `cf.cond_br` forwards to a block argument,
 ///    which is live only when that argument is. Pure ops that are not live
-///    are erased; block arguments that are not live are removed with the
+///    are erased (with their regions); block arguments that are not live are removed with the
 ///    operands forwarded to them, except the arguments of a region's entry
 ///    block (the function's signature, an `scf` op's contract).
 /// 5. The blocks that went are dropped and the others renumbered
@@ -408,7 +409,7 @@ class RegionSimplifier {
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
       for (const OpId op : fn_.ops_of(b)) {
-        if (!is_pure_op(fn_, registry_, op)) mark_op(op);
+        if (!has_no_effect(fn_, op, registry_)) mark_op(op);
       }
     }
     // What an opaque terminator forwards is live (its operands are), so its block's arguments are.
@@ -665,6 +666,8 @@ class RegionSimplifier {
 
   // Step 5: the blocks that went are dropped; regions of erased ops go; block ranges follow.
   void compact() {
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b)
+      if (!removed_[b] && region_removed(b)) removed_[b] = true;  // a region of an op erased as dead
     bool any = false;
     for (const bool r : removed_) any = any || r;
     if (!any) return;

@@ -141,9 +141,13 @@ class RewriteAdapter {
       if (!users_[r].empty()) return false;
     return true;
   }
-  /// Whether erasing `op` when unused cannot change the program: an op with semantics
-  /// (`eval`) that is not a terminator and owns no region.
-  [[nodiscard]] bool is_pure(OpId op) const { return is_pure_op(*fn_, *registry_, op); }
+  /// Whether erasing `op` when unused cannot change the program: `has_no_effect`
+  /// (op_registry.hpp), for an op that owns no region (the adapter's use lists and erasure
+  /// reach one level of regions only, so an op owning regions is never erased as dead here).
+  [[nodiscard]] bool is_pure(OpId op) const {
+    if (fn_->regions.size() >= 2 && fn_->regions_of(op).first != fn_->regions_of(op).second) return false;
+    return has_no_effect(*fn_, op, *registry_);
+  }
   /// `f(op)` for every live op, block by block in layout order.
   template <class F>
   void for_each_op(F&& f) const {

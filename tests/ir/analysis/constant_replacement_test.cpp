@@ -110,3 +110,91 @@ TEST_CASE("ops of a dialect the registry does not know are left alone (no out-of
   CHECK(stats.values_replaced == 0);
   CHECK(fn.ops[fn.blocks[0].first_op].code == *with_dialect.find_op("my.op"));  // my.op is still there
 }
+
+namespace {
+
+// Whether `text` holds `needle`.
+bool has(const std::string& text, std::string_view needle) { return text.find(needle) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("erase_trivially_dead_ops: dead chains go, ops with effects, used values, terminators and blocks stay") {
+  const OpRegistry registry;
+  Module module = parse_and_verify(R"(func.func private @g(i32) -> i32
+func.func @f(%a: i32, %c: i1) -> i32 {
+  %k = arith.constant 7 : i32
+  %unused_k = arith.constant 9 : i32
+  %d1 = arith.addi %a, %k : i32
+  %d2 = arith.muli %d1, %d1 : i32
+  %d3 = arith.divsi %d2, %a : i32
+  %call = func.call @g(%a) : (i32) -> i32
+  %u = "foo.bar"(%a) : (i32) -> i32
+  %used = arith.subi %a, %k : i32
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  return %used : i32
+^bb2:
+  %e = arith.xori %a, %a : i32
+  %f = arith.ori %a, %a : i32
+  return %f : i32
+^bb3:
+  %g = arith.andi %a, %a : i32
+  return %a : i32
+})",
+                                   registry, "t.mlir", {.allow_unregistered_ops = true});
+  Function& fn = module.functions[1];
+  const std::size_t blocks = fn.blocks.size();
+  // %d3, then %d2 and %d1 (their only users gone), %unused_k, %e and %g.
+  CHECK(erase_trivially_dead_ops(fn, registry) == 6);
+  verify(module);
+  const std::string text = print_module(module);
+  for (const char* gone : {"%d1", "%d2", "%d3", "%unused_k", "%e =", "%g ="}) CHECK_MESSAGE(!has(text, gone), gone);
+  CHECK(has(text, "%k = arith.constant 7 : i32"));      // still used by %used
+  CHECK(has(text, "%call = func.call @g(%a)"));         // a call may have effects
+  CHECK(has(text, "%u = \"foo.bar\"(%a)"));             // an unregistered op is opaque
+  CHECK(has(text, "%used = arith.subi %a, %k : i32"));  // used
+  CHECK(has(text, "%f = arith.ori %a, %a : i32"));      // used by the return
+  CHECK(has(text, "cf.cond_br %c, ^bb1, ^bb2"));        // a terminator
+  CHECK(has(text, "^bb3:"));                            // an unreachable block stays (canonicalize's job)
+  CHECK(fn.blocks.size() == blocks);
+  // A fixed point: nothing left to erase.
+  CHECK(erase_trivially_dead_ops(fn, registry) == 0);
+}
+
+TEST_CASE("erase_trivially_dead_ops: an op owning regions goes when every op in them has no effect") {
+  const OpRegistry registry;
+  Module module = parse_and_verify(R"(func.func private @g(i32) -> i32
+func.func @f(%a: i32, %c: i1) -> i32 {
+  %k = arith.constant 3 : i32
+  %pure = scf.if %c -> (i32) {
+    %x = arith.addi %a, %k : i32
+    scf.yield %x : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %calls = scf.if %c -> (i32) {
+    %y = func.call @g(%a) : (i32) -> i32
+    scf.yield %y : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %opaque = scf.if %c -> (i32) {
+    %z = "foo.bar"(%a) : (i32) -> i32
+    scf.yield %z : i32
+  } else {
+    scf.yield %a : i32
+  }
+  return %a : i32
+})",
+                                   registry, "t.mlir", {.allow_unregistered_ops = true});
+  Function& fn = module.functions[1];
+  // %pure (its %x with it, not counted), then %k, whose only user was %x.
+  CHECK(erase_trivially_dead_ops(fn, registry) == 2);
+  verify(module);
+  const std::string text = print_module(module);
+  CHECK_FALSE(has(text, "%pure"));
+  CHECK_FALSE(has(text, "%x = "));
+  CHECK_FALSE(has(text, "%k = "));
+  CHECK(has(text, "%calls = scf.if"));   // a call inside: kept
+  CHECK(has(text, "%opaque = scf.if"));  // an unregistered op inside: kept
+}

@@ -20,9 +20,12 @@
 /// `apply_int_range_optimizations` is MLIR's `int-range-optimizations`: each
 /// integer value whose range is a single constant (a decided `arith.cmpi`, an
 /// `addi` of bounded operands, a block argument) is replaced by an
-/// `arith.constant` (`replace_with_constants`, constant_replacement.hpp).
+/// `arith.constant` (`replace_with_constants`, constant_replacement.hpp), and the
+/// ops this leaves trivially dead (no effect, no result used) are erased
+/// (`erase_trivially_dead_ops`), as MLIR's greedy rewrite driver erases them.
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <memory>
@@ -161,14 +164,28 @@ class IntRangeAnalysis {
   Result result_;
 };
 
+/// What `apply_int_range_optimizations` changed.
+struct IntRangeRewriteStats {
+  std::size_t values_replaced = 0;  ///< Values replaced by constants.
+  std::size_t ops_erased = 0;       ///< Ops erased after their results were replaced (or turned into the constant).
+  std::size_t dead_ops_erased = 0;  ///< Ops erased afterwards as trivially dead (`erase_trivially_dead_ops`).
+  /// Whether the function changed.
+  [[nodiscard]] bool changed() const { return values_replaced + ops_erased + dead_ops_erased > 0; }
+};
+
 /// Replaces each used integer value of an executable block whose range `analysis` (of `fn`,
-/// unchanged since) proves a single constant by an `arith.constant` (MLIR's
-/// `int-range-optimizations`); returns how many values were replaced.
-inline std::size_t apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis) {
-  return replace_with_constants(
-             fn, analysis.registry(), [&analysis](BlockId b) { return analysis.executable(b); },
-             [&analysis](ValueId v) { return analysis.constant(v); })
-      .values_replaced;
+/// unchanged since) proves a single constant by an `arith.constant`, then erases the ops left
+/// trivially dead (no effect, no result used; iteratively), as MLIR's `int-range-optimizations`
+/// does through its greedy rewrite driver. Blocks stay, unreachable ones too.
+inline IntRangeRewriteStats apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis) {
+  const ConstantReplacementStats replaced = replace_with_constants(
+      fn, analysis.registry(), [&analysis](BlockId b) { return analysis.executable(b); },
+      [&analysis](ValueId v) { return analysis.constant(v); });
+  IntRangeRewriteStats stats;
+  stats.values_replaced = replaced.values_replaced;
+  stats.ops_erased = replaced.ops_erased;
+  stats.dead_ops_erased = erase_trivially_dead_ops(fn, analysis.registry());
+  return stats;
 }
 
 }  // namespace kildall::ir
