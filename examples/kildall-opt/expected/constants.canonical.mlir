@@ -4,8 +4,6 @@ module {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     cf.br ^loop(%c0, %c42_i32 : i32, i32)
-  ^never:
-    return %n : i32
   ^loop(%i: i32, %acc: i32):
     %next = arith.addi %i, %c1 : i32
     %more = arith.cmpi slt, %next, %n : i32

@@ -24,9 +24,11 @@
 ///   kind extends `x` directly; `cf.cond_br` on a constant, or to the same
 ///   block with the same operands, becomes `cf.br`.
 /// - **Dead code**: ops without effect whose results are unused are erased.
-///
-/// Not done (MLIR's region simplification): erasing unreachable blocks,
-/// merging blocks, removing block arguments (docs/rewrites.md, "The reference IR").
+/// - **Control flow**, after each sweep (the driver calls the adapter's
+///   `simplify_regions`, `region_simplification.hpp`): unreachable blocks,
+///   pass-through blocks, branches their predecessors decide, single-
+///   predecessor blocks merged, dead ops and block arguments by liveness,
+///   identical blocks merged.
 
 #include <algorithm>
 #include <cstdint>
