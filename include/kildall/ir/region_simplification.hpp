@@ -43,6 +43,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -503,12 +504,14 @@ class RegionSimplifier {
         for (const ValueId v : fn_.operands_of(op))
           if (fn_.defining_block(v) != b) escapes[v] = true;
     }
-    std::map<std::vector<BlockId>, std::vector<BlockId>> by_successors;
+    // Candidates by successors and by a hash of their ops ignoring operands (MLIR's
+    // `BlockEquivalenceData`), so that only likely matches are compared.
+    std::map<std::pair<std::vector<BlockId>, std::uint64_t>, std::vector<BlockId>> by_successors;
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || region_entry(b) == b || !mergeable(b)) continue;
       std::vector<BlockId> successors;
       for (const Successor& x : fn_.successors_of(fn_.terminator(b))) successors.push_back(x.block);
-      by_successors[std::move(successors)].push_back(b);
+      by_successors[{std::move(successors), shape_hash(b)}].push_back(b);
     }
     for (const auto& group : by_successors) {
       const std::vector<BlockId>& blocks = group.second;
@@ -550,16 +553,26 @@ class RegionSimplifier {
     }
     return true;
   }
-  // The position of `v` in `b` (MLIR's order: arguments, then the results of the ops in order).
-  [[nodiscard]] std::uint32_t order_in_block(ValueId v, BlockId b) const {
+  // A hash of `b`'s argument count and of its ops' kinds, attributes and counts (not operands).
+  [[nodiscard]] std::uint64_t shape_hash(BlockId b) const {
+    std::uint64_t h = fn_.blocks[b].argument_count;
+    const auto mix = [&h](std::uint64_t x) { h = (h ^ x) * 0x100000001B3ull + (h >> 29); };
+    for (const OpId op : fn_.ops_of(b)) {
+      const OpData& o = fn_.ops[op];
+      mix(o.code);
+      mix(o.imm);
+      mix(o.aux);
+      mix((std::uint64_t{o.result_count} << 32) | o.operand_count);
+    }
+    return h;
+  }
+  // The position of `v`, defined in its block, in MLIR's order: the block's arguments, then the
+  // results of its ops in order (`offsets`: the ops walked so far -> their first position).
+  [[nodiscard]] std::uint32_t order_in_block(ValueId v, const std::unordered_map<OpId, std::uint32_t>& offsets) const {
     const ValueData& data = fn_.values[v];
     if (data.is_block_argument) return data.position;
-    std::uint32_t order = fn_.blocks[b].argument_count;
-    for (const OpId op : fn_.ops_of(b)) {
-      if (op == data.owner) return order + data.position;
-      order += fn_.ops[op].result_count;
-    }
-    return no_index;
+    const auto it = offsets.find(data.owner);
+    return it == offsets.end() ? no_index : it->second + data.position;
   }
   // Whether `m` is `leader` op for op (MLIR's `BlockMergeCluster::addToCluster`); `differing`
   // gets the operands that differ and are defined outside both.
@@ -569,6 +582,8 @@ class RegionSimplifier {
     if (x.argument_count != y.argument_count) return false;
     for (std::uint32_t i = 0; i < x.argument_count; ++i)
       if (fn_.values[x.argument_begin + i].type != fn_.values[y.argument_begin + i].type) return false;
+    std::unordered_map<OpId, std::uint32_t> leader_offsets, m_offsets;
+    std::uint32_t next_offset = x.argument_count;
     OpId p = x.first_op, q = y.first_op;
     for (std::uint32_t position = 0; p != no_index && q != no_index; ++position, p = fn_.ops[p].next, q = fn_.ops[q].next) {
       const OpData &a = fn_.ops[p], &c = fn_.ops[q];
@@ -589,13 +604,19 @@ class RegionSimplifier {
         const bool lhs_inside = fn_.defining_block(lhs[k]) == leader, rhs_inside = fn_.defining_block(rhs[k]) == m;
         if (lhs_inside != rhs_inside) return false;
         if (lhs_inside) {
-          if (order_in_block(lhs[k], leader) != order_in_block(rhs[k], m)) return false;
+          const std::uint32_t order = order_in_block(lhs[k], leader_offsets);
+          if (order == no_index || order != order_in_block(rhs[k], m_offsets)) return false;
           continue;
         }
         differing.emplace_back(position, k);
       }
       for (std::uint32_t r = 0; r < a.result_count; ++r)
         if (escapes[a.result_begin + r] || escapes[c.result_begin + r]) return false;
+      if (a.result_count != 0) {
+        leader_offsets.emplace(p, next_offset);
+        m_offsets.emplace(q, next_offset);
+        next_offset += a.result_count;
+      }
     }
     return p == no_index && q == no_index;
   }
