@@ -3,7 +3,7 @@
 // here driven by seeded std::mt19937_64), the oracle from
 // tests/fuzz/pipeline_check.hpp:
 //  - every pass sequence kildall-opt can run (--sccp, --int-range-optimizations,
-//    both in either order) must keep the interpreter's results on every input
+//    both in either order, --canonicalize alone and after --sccp) must keep the interpreter's results on every input
 //    where the original returns (all inputs when the arguments have at most
 //    8 bits, else 8 boundary-biased random tuples), and print to text that
 //    re-parses to the same text;
@@ -81,7 +81,8 @@ Totals run_cases(std::uint64_t first_seed, std::size_t cases, LimitsOf limits_of
 
 TEST_CASE("every kildall-opt rewrite keeps the interpreter's results on random programs") {
   static const std::vector<Pass> sequences[] = {
-      {Pass::sccp}, {Pass::int_range}, {Pass::sccp, Pass::int_range}, {Pass::int_range, Pass::sccp}};
+      {Pass::sccp},         {Pass::int_range}, {Pass::sccp, Pass::int_range}, {Pass::int_range, Pass::sccp},
+      {Pass::canonicalize}, {Pass::sccp, Pass::canonicalize}};
   const std::size_t cases = case_count();
   fuzz::PipelineOptions options;
   options.max_steps = 400;
@@ -97,7 +98,8 @@ TEST_CASE("every kildall-opt rewrite keeps the interpreter's results on random p
         return l;
       },
       options, sequences);
-  MESSAGE(t.programs << " programs x 4 pass sequences (sccp, int-range-optimizations, both orders): "
+  MESSAGE(t.programs << " programs x 6 pass sequences (sccp, int-range-optimizations, both orders; canonicalize "
+                      "alone and after sccp): "
                      << t.stats.runs << " original runs, " << t.stats.returned_runs << " returned, "
                      << t.stats.compared << " rewritten runs compared, " << t.stats.folded << " rewrites applied");
   CHECK(t.programs == cases);

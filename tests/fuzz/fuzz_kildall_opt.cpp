@@ -5,8 +5,9 @@
 // of the noisy dialect). For each program the oracle of pipeline_check.hpp
 // runs: the interpreter on many inputs; SCCP and int-range sound (and SCCP
 // exact on argument-free acyclic code); and pass sequences kildall-opt can
-// run (--sccp, --int-range-optimizations, both in either order, and
-// --noisy-reduce-noise=greedy alone and after --sccp) must keep the
+// run (--sccp, --int-range-optimizations, both in either order,
+// --canonicalize alone and after --sccp, and --noisy-reduce-noise=greedy
+// alone and after --sccp) must keep the
 // interpreter's results, verify, leave no noise error, and print to text
 // that re-parses to the same text. A generated program that does not parse
 // is a generator bug and fails too. (The ILP placement needs GLPK and is
@@ -46,15 +47,15 @@ namespace {
 // A pipeline text from the fuzz bytes: half the time a well-formed nest of the
 // IR's passes, else a run of pieces that may or may not form a pipeline.
 std::string random_pipeline(std::mt19937_64& rng) {
-  static constexpr const char* passes[] = {"sccp", "int-range-optimizations"};
+  static constexpr const char* passes[] = {"sccp", "int-range-optimizations", "canonicalize"};
   static constexpr const char* pieces[] = {"builtin.module(", "func.func(", "sccp", "int-range-optimizations", ",",
-                                           ")", "{", "}", "x=1", " ", "scf.for(", "\"", "=", "sccp{}", "-"};
+                                           ")", "{", "}", "x=1", " ", "scf.for(", "\"", "=", "sccp{}", "-", "canonicalize"};
   std::string text;
   if (rng() % 2 == 0) {
     const bool anchored = rng() % 2 == 0;
     if (anchored) text += "builtin.module(func.func(";
     const std::size_t n = rng() % 5;
-    for (std::size_t i = 0; i < n; ++i) text += std::string(i ? "," : "") + passes[rng() % 2];
+    for (std::size_t i = 0; i < n; ++i) text += std::string(i ? "," : "") + passes[rng() % std::size(passes)];
     if (anchored) text += "))";
     return text;
   }
@@ -102,6 +103,7 @@ std::string check_random_pipeline(const ir::Module& module, const std::string& t
     const bool module_level = depth == 1;
     if (rest.starts_with("sccp")) sequence.emplace_back(fuzz::Pass::sccp, module_level);
     else if (rest.starts_with("int-range-optimizations")) sequence.emplace_back(fuzz::Pass::int_range, module_level);
+    else if (rest.starts_with("canonicalize")) sequence.emplace_back(fuzz::Pass::canonicalize, module_level);
   }
   const auto run = [&](pass::ThreadPool* pool) -> std::string {
     ir::Module copy = module;
@@ -160,6 +162,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                 {Pass::int_range},
                                                 {Pass::sccp, Pass::int_range},
                                                 {Pass::int_range, Pass::sccp},
+                                                {Pass::canonicalize},
+                                                {Pass::sccp, Pass::canonicalize},
                                                 {Pass::reduce_noise_greedy},
                                                 {Pass::sccp, Pass::reduce_noise_greedy}};
   std::uint64_t seed = size;

@@ -29,6 +29,7 @@
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/interprocedural.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/ir/canonicalize.hpp>
 #include <kildall/ir/interpreter.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/printer.hpp>
@@ -45,6 +46,7 @@ namespace kildall::fuzz {
 enum class Pass : std::uint8_t {
   sccp,                ///< `--sccp`
   int_range,           ///< `--int-range-optimizations`
+  canonicalize,        ///< `--canonicalize` (a function pass at either nesting)
   reduce_noise_greedy, ///< `--noisy-reduce-noise=greedy` (needs `PipelineOptions::dialect`)
   reduce_noise_ilp,    ///< `--noisy-reduce-noise` (ILP; needs KILDALL_FUZZ_WITH_GLPK and the dialect)
 };
@@ -54,6 +56,7 @@ enum class Pass : std::uint8_t {
   switch (pass) {
     case Pass::sccp: return "sccp";
     case Pass::int_range: return "int-range-optimizations";
+    case Pass::canonicalize: return "canonicalize";
     case Pass::reduce_noise_greedy: return "noisy-reduce-noise=greedy";
     case Pass::reduce_noise_ilp: return "noisy-reduce-noise=ilp";
   }
@@ -139,7 +142,15 @@ std::vector<std::vector<std::uint64_t>> input_tuples(const ir::Function& fn, Sou
   return tuples;
 }
 
-/// `pass` (`sccp` or `int_range`) run one function at a time, as inside `func.func(...)`:
+/// `canonicalize` on `fn`, which must converge. "" on success, else what went wrong.
+inline std::string canonicalize_function(ir::Function& fn, const ir::OpRegistry& registry, PipelineStats& stats) {
+  const kildall::rewrite::RewriteResult result = ir::canonicalize(fn, registry);
+  if (!result.converged()) return "canonicalize of @" + fn.name + ": " + result.message();
+  stats.folded += result.statistics.folds + result.statistics.erased + result.statistics.region_simplifications;
+  return {};
+}
+
+/// `pass` (`sccp`, `int_range` or `canonicalize`) run one function at a time, as inside `func.func(...)`:
 /// arguments and call results unknown. "" on success, else what went wrong.
 inline std::string rewrite_each_function(ir::Module& module, Pass pass, PipelineStats& stats) {
   for (ir::Function& fn : module.functions) {
@@ -153,6 +164,8 @@ inline std::string rewrite_each_function(ir::Module& module, Pass pass, Pipeline
       const ir::IntRangeAnalysis analysis(fn, module.registry, driver_solver_options());
       if (!analysis.result().converged()) return "int-range analysis of @" + fn.name + " did not converge";
       stats.folded += ir::apply_int_range_optimizations(fn, analysis).values_replaced;
+    } else if (pass == Pass::canonicalize) {
+      if (std::string error = canonicalize_function(fn, *module.registry, stats); !error.empty()) return error;
     } else {
       return "not a function pass";
     }
@@ -188,6 +201,13 @@ inline std::string rewrite(ir::Module& module, std::span<const Pass> passes, con
                                                       });
       if (!result.converged()) return "interprocedural int-range analysis did not converge";
       if (!error.empty()) return error;
+      ir::verify(module);
+      continue;
+    }
+    if (pass == Pass::canonicalize) {
+      for (ir::Function& fn : module.functions)
+        if (!fn.is_declaration())
+          if (std::string error = canonicalize_function(fn, *module.registry, stats); !error.empty()) return error;
       ir::verify(module);
       continue;
     }
