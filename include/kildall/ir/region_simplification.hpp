@@ -230,30 +230,47 @@ class RegionSimplifier {
     fn_.operands.insert(fn_.operands.end(), operands.begin(), operands.end());
   }
 
-  // The branch edges into each block (`opaque` marks blocks a terminator other than a branch enters).
+  // The branch edges into each block, in one flat array (`opaque` marks blocks a terminator
+  // other than a branch enters).
   struct Edge {
     OpId op;
     std::uint32_t successor;
   };
-  void collect_edges(std::vector<std::vector<Edge>>& into, std::vector<bool>* opaque = nullptr) const {
-    into.assign(fn_.blocks.size(), {});
-    if (opaque) opaque->assign(fn_.blocks.size(), false);
-    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      const OpId t = removed_[b] ? no_index : fn_.terminator(b);
-      if (t == no_index) continue;
-      for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si) {
-        const BlockId target = fn_.successors[fn_.ops[t].successor_begin + si].block;
-        if (is_branch(t)) into[target].push_back({t, si});
-        else if (opaque) (*opaque)[target] = true;
-      }
+  struct EdgesInto {
+    std::vector<std::uint32_t> begin;  // by block, and one past the last: its first edge
+    std::vector<Edge> edges;
+    [[nodiscard]] std::span<const Edge> operator[](BlockId b) const {
+      return std::span<const Edge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
     }
+  };
+  void collect_edges(EdgesInto& into, std::vector<bool>* opaque = nullptr) const {
+    into.begin.assign(fn_.blocks.size() + 1, 0);
+    if (opaque) opaque->assign(fn_.blocks.size(), false);
+    const auto for_each_edge = [this](auto&& f) {
+      for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+        const OpId t = removed_[b] ? no_index : fn_.terminator(b);
+        if (t == no_index) continue;
+        for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si)
+          f(t, si, fn_.successors[fn_.ops[t].successor_begin + si].block);
+      }
+    };
+    for_each_edge([&](OpId t, std::uint32_t, BlockId target) {
+      if (is_branch(t)) ++into.begin[target + 1];
+      else if (opaque) (*opaque)[target] = true;
+    });
+    for (std::size_t b = 1; b < into.begin.size(); ++b) into.begin[b] += into.begin[b - 1];
+    into.edges.resize(into.begin.back());
+    std::vector<std::uint32_t> next(into.begin.begin(), into.begin.end() - 1);
+    for_each_edge([&](OpId t, std::uint32_t si, BlockId target) {
+      if (is_branch(t)) into.edges[next[target]++] = {t, si};
+    });
   }
   // Whether `e` is still a live edge into `b`.
   [[nodiscard]] bool still_enters(const Edge& e, BlockId b) const {
     return !fn_.ops[e.op].erased && fn_.successors[fn_.ops[e.op].successor_begin + e.successor].block == b;
   }
   // The one edge into `b`, if it has exactly one.
-  [[nodiscard]] std::optional<Edge> single_edge(const std::vector<Edge>& edges, BlockId b) const {
+  [[nodiscard]] std::optional<Edge> single_edge(std::span<const Edge> edges, BlockId b) const {
     std::optional<Edge> only;
     for (const Edge& e : edges) {
       if (!still_enters(e, b)) continue;
@@ -287,7 +304,7 @@ class RegionSimplifier {
   // `SimplifyCondBranchFromCondBranchOnSameCondition`, `SimplifyCondBranchIdenticalSuccessors`,
   // `CondBranchTruthPropagation`).
   void simplify_conditional_branches() {
-    std::vector<std::vector<Edge>> into;
+    EdgesInto into;
     collect_edges(into);
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
@@ -392,7 +409,7 @@ class RegionSimplifier {
     std::vector<bool> live_op(fn_.ops.size(), false), live_value(fn_.values.size(), false);
     std::vector<ValueId> work;
     // Predecessor edges by block, for the arguments.
-    std::vector<std::vector<Edge>> into;
+    EdgesInto into;
     std::vector<bool> opaque_predecessor;  // a terminator other than a branch enters it
     collect_edges(into, &opaque_predecessor);
     const auto mark_value = [&](ValueId v) {
@@ -493,7 +510,7 @@ class RegionSimplifier {
   // one block: the first (the leader) takes a new argument for each operand that differs, its
   // predecessors and the others' forward what each block used there, and the others go.
   void merge_identical_blocks() {
-    std::vector<std::vector<Edge>> into;
+    EdgesInto into;
     std::vector<bool> opaque;
     collect_edges(into, &opaque);
     // Values used outside their block (a merged op's result must not be).
@@ -513,6 +530,7 @@ class RegionSimplifier {
       for (const Successor& x : fn_.successors_of(fn_.terminator(b))) successors.push_back(x.block);
       by_successors[{std::move(successors), shape_hash(b)}].push_back(b);
     }
+    std::vector<ValueId> replacement;  // moved leader arguments, applied once at the end
     for (const auto& group : by_successors) {
       const std::vector<BlockId>& blocks = group.second;
       std::vector<bool> taken(blocks.size(), false);
@@ -537,9 +555,10 @@ class RegionSimplifier {
           for (const BlockId m : members) updatable = updatable && !opaque[m];
           if (!updatable) continue;
         }
-        merge_into(leader, members, differing, into);
+        merge_into(leader, members, differing, into, replacement);
       }
     }
+    if (!replacement.empty()) rewriter_.replace_all_uses(replacement);
   }
   // Whether `b` may take part: a terminator, no op owning a region, no op unknown to the
   // registry or with an attribute dictionary (compared as written, not by meaning).
@@ -625,7 +644,7 @@ class RegionSimplifier {
   // operand there, and the members' predecessors branch to the leader.
   void merge_into(BlockId leader, const std::vector<BlockId>& members,
                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& differing,
-                  const std::vector<std::vector<Edge>>& into) {
+                  const EdgesInto& into, std::vector<ValueId>& replacement) {
     // What each block (leader first) uses at each differing operand.
     std::vector<BlockId> cluster{leader};
     cluster.insert(cluster.end(), members.begin(), members.end());
@@ -642,7 +661,7 @@ class RegionSimplifier {
       BlockData& block = fn_.blocks[leader];
       const auto first = static_cast<ValueId>(fn_.values.size());
       const std::uint32_t old_count = block.argument_count;
-      std::vector<ValueId> replacement(fn_.values.size(), no_index);
+      if (replacement.size() < first) replacement.resize(first, no_index);
       for (std::uint32_t i = 0; i < old_count; ++i) {
         const ValueId from = block.argument_begin + i;
         fn_.values.push_back(fn_.values[from]);
@@ -660,7 +679,6 @@ class RegionSimplifier {
       }
       block.argument_begin = first;
       block.argument_count = old_count + static_cast<std::uint32_t>(differing.size());
-      rewriter_.replace_all_uses(replacement);
       OpId op = block.first_op;
       std::uint32_t position = 0;
       for (std::size_t i = 0; i < differing.size(); ++i) {

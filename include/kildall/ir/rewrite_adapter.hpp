@@ -343,7 +343,8 @@ class RewriteAdapter {
   [[nodiscard]] static ConstantKey key(Type type, std::uint64_t bits) { return {type.raw(), bits}; }
   // One use list per value, from the operands of the live ops.
   void collect_users() {
-    users_.assign(fn_->values.size(), {});
+    for (std::vector<OpId>& list : users_) list.clear();  // keeps their capacity: no allocation per value
+    users_.resize(fn_->values.size());
     for (OpId op = 0; op < fn_->ops.size(); ++op) {
       if (fn_->ops[op].erased || fn_->in_erased_region(fn_->ops[op].block)) continue;
       for (const ValueId v : fn_->operands_of(op)) users_[v].push_back(op);
