@@ -148,6 +148,9 @@ struct TracedConstruction {
     return Analysis(fn, registry, options, call_context, trace);
   }
 };
+/// Deduces `Describe` from a braced initializer (clang 16 has no aggregate deduction).
+template <class Describe>
+TracedConstruction(const PassContext*, std::string_view, Describe) -> TracedConstruction<Describe>;
 
 /// Throws `IrError` at the function where the call-graph solve stopped, if it did.
 template <class L>
