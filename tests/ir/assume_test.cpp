@@ -78,16 +78,16 @@ TEST_CASE("the interpreter: the operand when the assumption holds, undefined beh
 TEST_CASE("bad input: clear errors with file:line:col") {
   OpRegistry registry;
   (void)add_assume_op(registry);
-  CHECK_THROWS_WITH(parse_and_verify("func.func @g(%a: i32, %b: i8) -> i32 {\n  %y = kildall.assume %a in [%b, %b] : i32\n  return %y : i32\n}\n",
+  CHECK_THROWS_WITH((void)parse_and_verify("func.func @g(%a: i32, %b: i8) -> i32 {\n  %y = kildall.assume %a in [%b, %b] : i32\n  return %y : i32\n}\n",
                                      registry, "bad.mlir"),
                     doctest::Contains("bad.mlir:2:"));
-  CHECK_THROWS_WITH(parse_and_verify("func.func @g(%a: i32) -> i32 {\n  %y = kildall.assume %a [%a, %a] : i32\n  return %y : i32\n}\n",
+  CHECK_THROWS_WITH((void)parse_and_verify("func.func @g(%a: i32) -> i32 {\n  %y = kildall.assume %a [%a, %a] : i32\n  return %y : i32\n}\n",
                                      registry, "bad.mlir"),
                     doctest::Contains("expected 'in'"));
-  CHECK_THROWS_WITH(parse_and_verify("func.func @g(%a: i32) -> i32 {\n  %y = kildall.assume %a in [%a %a] : i32\n  return %y : i32\n}\n",
+  CHECK_THROWS_WITH((void)parse_and_verify("func.func @g(%a: i32) -> i32 {\n  %y = kildall.assume %a in [%a %a] : i32\n  return %y : i32\n}\n",
                                      registry, "bad.mlir"),
                     doctest::Contains("',' between the bounds"));
   // Without registering it, it is an unknown op.
   const OpRegistry plain;
-  CHECK_THROWS_WITH(parse_and_verify(program, plain, "plain.mlir"), doctest::Contains("plain.mlir:4:"));
+  CHECK_THROWS_WITH((void)parse_and_verify(program, plain, "plain.mlir"), doctest::Contains("plain.mlir:4:"));
 }

@@ -146,7 +146,6 @@ TEST_CASE("the arguments of a region's entry block stay, used or not") {
 }
 
 TEST_CASE("identical blocks merge, the differing operand becoming an argument; one-way branches become selects") {
-  RegionSimplificationCounts counts;
   const OpRegistry registry;
   const std::string text = R"(func.func @f(%a: i32, %b: i32, %c: i1) -> i32 {
   cf.cond_br %c, ^t, ^e
