@@ -279,17 +279,6 @@ class RegionSimplifier {
     }
     return only;
   }
-  // Terminator `op` becomes `cf.br ^target(forwarded...)`; returns the branch.
-  OpId replace_with_br(OpId op, BlockId target, std::span<const ValueId> forwarded) {
-    const std::vector<ValueId> operands(forwarded.begin(), forwarded.end());
-    const OpId br = rewriter_.create(code_of(BuiltinOp::br), operands, {}, 0, 0, fn_.ops[op].loc);
-    fn_.ops[br].successor_begin = static_cast<std::uint32_t>(fn_.successors.size());
-    fn_.ops[br].successor_count = 1;
-    fn_.successors.push_back({target, 0, static_cast<std::uint32_t>(operands.size())});
-    rewriter_.insert_after(op, br);
-    rewriter_.erase(op);
-    return br;
-  }
   // The `arith.constant` `bit : i1` leading the entry block, made there if there is none.
   ValueId bool_constant(bool bit) {
     for (OpId op = fn_.blocks[0].first_op; op != no_index && is(fn_.ops[op].code, BuiltinOp::constant); op = fn_.ops[op].next)
@@ -316,7 +305,7 @@ class RegionSimplifier {
                                                   fn_.operands_of(e->op)[0] == condition) {
         const Successor taken = fn_.successors_of(t)[e->successor];
         const auto forwarded = fn_.successor_operands(t, taken);
-        replace_with_br(t, taken.block, std::vector<ValueId>(forwarded.begin(), forwarded.end()));
+        rewriter_.replace_with_branch(t, taken.block, forwarded);
         ++counts_.branches_simplified;
         continue;
       }
@@ -338,7 +327,7 @@ class RegionSimplifier {
           const Type types[] = {fn_.values[x].type};
           merged.push_back(fn_.result(rewriter_.create_before(t, code_of(BuiltinOp::select), operands, types)));
         }
-        replace_with_br(t, on_true.block, merged);
+        rewriter_.replace_with_branch(t, on_true.block, merged);
         ++counts_.branches_simplified;
         continue;
       }
@@ -365,11 +354,9 @@ class RegionSimplifier {
 
   // Step 3: a block whose only predecessor ends in `cf.br` to it is appended to it.
   void merge_single_predecessor_blocks() {
-    std::vector<std::uint32_t> predecessors(fn_.blocks.size(), 0);
-    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b] || fn_.terminator(b) == no_index) continue;
-      for (const Successor& s : fn_.successors_of(fn_.terminator(b))) ++predecessors[s.block];
-    }
+    EdgesInto into;  // a merge moves an edge's terminator to another block; the counts stay
+    std::vector<bool> opaque;
+    collect_edges(into, &opaque);
     std::vector<ValueId> replacement;  // by value: a merged block's argument -> the value forwarded to it
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
@@ -378,7 +365,7 @@ class RegionSimplifier {
         if (br == no_index || !is(fn_.ops[br].code, BuiltinOp::br)) break;
         const Successor s = fn_.successors_of(br)[0];
         const BlockId d = s.block;
-        if (d == b || predecessors[d] != 1 || region_entry(d) == d) break;
+        if (d == b || into[d].size() != 1 || opaque[d] || region_entry(d) == d) break;
         const auto forwarded = fn_.successor_operands(br, s);
         if (replacement.size() < fn_.values.size()) replacement.resize(fn_.values.size(), no_index);
         for (std::uint32_t i = 0; i < fn_.blocks[d].argument_count; ++i)
@@ -466,7 +453,14 @@ class RegionSimplifier {
       std::uint32_t kept = 0;
       for (std::uint32_t i = 0; i < block.argument_count; ++i) kept += (keep[i] = live_value[block.argument_begin + i]);
       if (kept == block.argument_count) continue;
-      for (const Edge& e : into[b]) drop_forwarded(e.op, e.successor, keep);
+      for (const Edge& e : into[b]) {
+        const Successor& s = fn_.successors[fn_.ops[e.op].successor_begin + e.successor];
+        std::vector<ValueId> kept_operands;
+        const auto forwarded = fn_.successor_operands(e.op, s);
+        for (std::uint32_t k = 0; k < forwarded.size(); ++k)
+          if (keep[k]) kept_operands.push_back(forwarded[k]);
+        set_successor(e.op, e.successor, b, kept_operands);
+      }
       if (replacement.size() < fn_.values.size()) replacement.resize(fn_.values.size(), no_index);
       std::uint32_t next = 0;
       for (std::uint32_t i = 0; i < block.argument_count; ++i) {
@@ -488,23 +482,6 @@ class RegionSimplifier {
     }
     if (!replacement.empty()) rewriter_.replace_all_uses(replacement);
   }
-  // Removes from successor `si` of branch `op` the forwarded operands whose argument is not kept
-  // (in place: the operand list only shrinks).
-  void drop_forwarded(OpId op, std::uint32_t si, const std::vector<bool>& keep) {
-    OpData& o = fn_.ops[op];
-    const std::span<ValueId> operands = fn_.operands_of(op);
-    std::uint32_t write = fn_.regular_operand_count(op);
-    for (std::uint32_t i = 0; i < o.successor_count; ++i) {
-      Successor& s = fn_.successors[o.successor_begin + i];
-      const std::uint32_t begin = write;
-      for (std::uint32_t k = 0; k < s.operand_count; ++k)
-        if (i != si || keep[k]) operands[write++] = operands[s.operand_begin + k];
-      s.operand_begin = begin;
-      s.operand_count = write - begin;
-    }
-    o.operand_count = write;
-  }
-
   // Step 4b (MLIR's `mergeIdenticalBlocks`): blocks other than a region's entry that branch to
   // the same successors and are the same op for op, up to operands defined outside them, are
   // one block: the first (the leader) takes a new argument for each operand that differs, its

@@ -98,13 +98,7 @@ class RewriteAdapter {
   explicit RewriteAdapter(Function& fn, const OpRegistry& registry = OpRegistry::builtins())
       : fn_(&fn), registry_(&registry), rewriter_(fn) {
     collect_users();
-    // The constants leading the entry block are where uniqued constants live: adopt them (the
-    // first of each type and value).
-    if (!fn.blocks.empty()) {
-      for (OpId op = fn.blocks[0].first_op; op != no_index && is(fn.ops[op].code, BuiltinOp::constant);
-           op = fn.ops[op].next)
-        constants_.try_emplace(key(fn.values[fn.ops[op].result_begin].type, fn.ops[op].imm), fn.ops[op].result_begin);
-    }
+    adopt_leading_constants();
   }
 
   /// The function rewritten.
@@ -201,10 +195,9 @@ class RewriteAdapter {
   }
   /// Creates `cf.br ^target(forwarded...)` right before `before`.
   OpId create_branch(OpId before, BlockId target, std::span<const ValueId> forwarded) {
-    const OpId br = create(before, code_of(BuiltinOp::br), forwarded, {});
-    fn_->ops[br].successor_begin = static_cast<std::uint32_t>(fn_->successors.size());
-    fn_->ops[br].successor_count = 1;
-    fn_->successors.push_back({target, 0, static_cast<std::uint32_t>(forwarded.size())});
+    const OpId br = rewriter_.create_branch(target, forwarded);
+    rewriter_.insert_before(before, br);
+    for (const ValueId v : forwarded) users_[v].push_back(br);
     return br;
   }
   /// Operand `i` of `op` becomes `v` (an in-place change: wrap it in `Rewriter::modify_in_place`).
@@ -257,13 +250,14 @@ class RewriteAdapter {
   /// branches past pass-through blocks, single-predecessor blocks merged, dead ops and block
   /// arguments); returns the number of changes. The use lists are rebuilt after a change.
   std::uint64_t simplify_regions() {
-    const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_).total();
+    const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_, rewriter_).total();
     if (changes == 0) return 0;
     collect_users();
     std::erase_if(constants_, [this](const auto& entry) {
       const ValueData& v = fn_->values[entry.second];
       return v.owner == no_index || fn_->ops[v.owner].erased;
     });
+    adopt_leading_constants();  // the `true`/`false` a propagated condition made
     return changes;
   }
 
@@ -341,6 +335,14 @@ class RewriteAdapter {
     }
   };
   [[nodiscard]] static ConstantKey key(Type type, std::uint64_t bits) { return {type.raw(), bits}; }
+  // The constants leading the entry block are where uniqued constants live: adopt them (the
+  // first of each type and value).
+  void adopt_leading_constants() {
+    if (fn_->blocks.empty()) return;
+    for (OpId op = fn_->blocks[0].first_op; op != no_index && is(fn_->ops[op].code, BuiltinOp::constant);
+         op = fn_->ops[op].next)
+      constants_.try_emplace(key(fn_->values[fn_->ops[op].result_begin].type, fn_->ops[op].imm), fn_->ops[op].result_begin);
+  }
   // One use list per value, from the operands of the live ops.
   void collect_users() {
     for (std::vector<OpId>& list : users_) list.clear();  // keeps their capacity: no allocation per value

@@ -244,21 +244,31 @@ class Rewriter {
     }
   }
 
-  /// Replaces terminator `op` by `cf.br` to its successor number `taken`,
-  /// forwarding the same operands; returns the new op.
-  OpId replace_with_branch(OpId op, std::uint32_t taken) {
+  /// Creates an unlinked `cf.br ^target(forwarded...)` (link it with `insert_after`/`insert_before`).
+  OpId create_branch(BlockId target, std::span<const ValueId> forwarded, SourceLoc loc = {}) {
+    const std::vector<ValueId> operands(forwarded.begin(), forwarded.end());  // may alias the operand array
     Function& fn = *fn_;
-    const Successor chosen = fn.successors[fn.ops[op].successor_begin + taken];
-    std::vector<ValueId> forwarded(fn.operands.begin() + fn.ops[op].operand_begin + chosen.operand_begin,
-                                   fn.operands.begin() + fn.ops[op].operand_begin + chosen.operand_begin +
-                                       chosen.operand_count);
-    const OpId br = create(code_of(BuiltinOp::br), forwarded, {}, 0, 0, fn.ops[op].loc);
+    const OpId br = create(code_of(BuiltinOp::br), operands, {}, 0, 0, loc);
     fn.ops[br].successor_begin = static_cast<std::uint32_t>(fn.successors.size());
     fn.ops[br].successor_count = 1;
-    fn.successors.push_back({chosen.block, 0, chosen.operand_count});
+    fn.successors.push_back({target, 0, static_cast<std::uint32_t>(operands.size())});
+    return br;
+  }
+
+  /// Replaces terminator `op` by `cf.br ^target(forwarded...)`; returns the new op.
+  OpId replace_with_branch(OpId op, BlockId target, std::span<const ValueId> forwarded) {
+    const OpId br = create_branch(target, forwarded, fn_->ops[op].loc);
     insert_after(op, br);
     erase(op);
     return br;
+  }
+
+  /// Replaces terminator `op` by `cf.br` to its successor number `taken`,
+  /// forwarding the same operands; returns the new op.
+  OpId replace_with_branch(OpId op, std::uint32_t taken) {
+    const Function& fn = *fn_;
+    const Successor chosen = fn.successors[fn.ops[op].successor_begin + taken];
+    return replace_with_branch(op, chosen.block, fn.successor_operands(op, chosen));
   }
 
   /// Gives `value` the source name `name` (without '%'); see `unique_name` to keep names unique.
