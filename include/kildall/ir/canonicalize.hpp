@@ -128,22 +128,31 @@ inline bool apply_add_sub_rule(const AddSubRule& rule, OpId op, CanonicalRewrite
 
 }  // namespace detail
 
+/// Adds the one pattern every greedy run on the reference IR has: an `arith.constant` is replaced
+/// by the uniqued one of its type and value at the start of the entry block (MLIR's driver does
+/// this through its `OperationFolder`, whatever patterns a pass hands it).
+inline void add_constant_uniquing(kildall::rewrite::PatternSet<RewriteAdapter>& set) {
+  using detail::CanonicalRewriter;
+  set.add("unique_constant", code_of(BuiltinOp::constant), kildall::rewrite::Benefit{1},
+          [](OpId op, CanonicalRewriter& rewriter) {
+            RewriteAdapter& ir = rewriter.ir();
+            const Function& fn = ir.function();
+            const ValueId v = fn.result(op);
+            const Type type = fn.values[v].type;
+            if (!type.is_integer_like()) return false;
+            if (ir.known_constant(type, fn.ops[op].imm) == v) return false;
+            rewriter.replace_op(op, detail::canonical_constant(rewriter, type, fn.ops[op].imm));
+            return true;
+          });
+}
+
 /// The canonicalization patterns of the reference IR's built-in ops (see the file comment).
 [[nodiscard]] inline kildall::rewrite::PatternSet<RewriteAdapter> canonicalization_patterns() {
   using detail::CanonicalRewriter;
   using kildall::rewrite::Benefit;
   kildall::rewrite::PatternSet<RewriteAdapter> set;
   // Constants: one per type and value, at the start of the entry block.
-  set.add("unique_constant", code_of(BuiltinOp::constant), Benefit{1}, [](OpId op, CanonicalRewriter& rewriter) {
-    RewriteAdapter& ir = rewriter.ir();
-    const Function& fn = ir.function();
-    const ValueId v = fn.result(op);
-    const Type type = fn.values[v].type;
-    if (!type.is_integer_like()) return false;
-    if (ir.known_constant(type, fn.ops[op].imm) == v) return false;
-    rewriter.replace_op(op, detail::canonical_constant(rewriter, type, fn.ops[op].imm));
-    return true;
-  });
+  add_constant_uniquing(set);
   // (a + b) - b = a, (a - b) + b = a, (x ^ a) ^ a = x.
   for (const BuiltinOp root : {BuiltinOp::addi, BuiltinOp::subi, BuiltinOp::xori}) {
     set.add(std::string("forward_") + std::string(OpRegistry::builtins().op(code_of(root)).name.substr(6)),
@@ -229,6 +238,23 @@ inline kildall::rewrite::RewriteResult canonicalize(Function& fn, const OpRegist
   if (fn.is_declaration()) return {};
   RewriteAdapter ir(fn, registry);
   static const kildall::rewrite::PatternSet<RewriteAdapter> patterns = canonicalization_patterns();
+  return kildall::rewrite::apply_patterns_greedily(ir, patterns, config);
+}
+
+/// Runs the greedy driver on `fn` with no pattern but constant uniquing (`add_constant_uniquing`):
+/// ops folded by their records, dead ops erased, control flow simplified after each sweep
+/// (`GreedyConfig::simplify_regions`), constants uniqued at the entry. This is what MLIR's
+/// `applyPatternsAndFoldGreedily` does for a pass that hands it only a few patterns of its own
+/// (`int-range-optimizations` runs it after replacing values: `apply_int_range_optimizations`).
+inline kildall::rewrite::RewriteResult fold_greedily(Function& fn, const OpRegistry& registry = OpRegistry::builtins(),
+                                                    const kildall::rewrite::GreedyConfig& config = {}) {
+  if (fn.is_declaration()) return {};
+  RewriteAdapter ir(fn, registry);
+  static const kildall::rewrite::PatternSet<RewriteAdapter> patterns = [] {
+    kildall::rewrite::PatternSet<RewriteAdapter> set;
+    add_constant_uniquing(set);
+    return set;
+  }();
   return kildall::rewrite::apply_patterns_greedily(ir, patterns, config);
 }
 

@@ -200,7 +200,7 @@ struct RegionExit {
 /// Whether erasing `op` cannot change what the program does once none of its results is used
 /// (MLIR's `wouldOpBeTriviallyDead` without the uses): the one definition of "no side effect"
 /// every rewrite that erases unused ops reads (`RewriteAdapter::is_pure`, hence the greedy
-/// driver of `canonicalize`; `replace_with_constants`; `erase_trivially_dead_ops`). True for an op
+/// driver of `canonicalize`; `replace_with_constants`; region simplification's liveness). True for an op
 /// its record gives semantics (`eval`) that is no terminator, may end no block (an unregistered
 /// op is opaque) and has no successors; and for an op owning regions whose flow its record
 /// describes when every op of those regions has no effect either, their own terminators

@@ -75,6 +75,13 @@ inline void check_converged(const SolveOutcome<ValueId>& outcome, const PassCont
                            "analysis of '@" + fn.name + "' stopped: " + std::string(to_string(outcome.status))});
 }
 
+/// Throws `IrError` at `fn` when a greedy rewrite run (`pass`: the pass's name) did not converge.
+inline void check_rewrite_converged(const kildall::rewrite::RewriteResult& result, std::string_view pass,
+                                    const PassContext& context, const Function& fn) {
+  if (result.converged()) return;
+  throw IrError(Diagnostic{context.file, fn.loc, std::string(pass) + " of '@" + fn.name + "': " + result.message()});
+}
+
 /// A solver-backed analysis of one function, built with the context's options, traced to
 /// `context.trace` when set (`verb` and `describe` shape the trace), checked for convergence.
 template <class Analysis, class Describe>
@@ -166,9 +173,11 @@ void check_converged(const CallGraphResult<L>& result, const PassContext& contex
 
 /// Registers the IR's passes: `sccp` (SCCP, then constants and branches
 /// folded: `apply_sccp`) and `int-range-optimizations` (values whose range is one
-/// constant, decided `arith.cmpi` among them, replaced by constants, then the ops
-/// left trivially dead erased, as MLIR's greedy driver does:
-/// `apply_int_range_optimizations`; SCCP erases no dead op, as MLIR's does not).
+/// constant, decided `arith.cmpi` among them, replaced by constants, then the
+/// greedy driver's folding, dead-op erasure and region simplification, as
+/// MLIR's pass runs it: `apply_int_range_optimizations`; it fails, naming the
+/// function, when the driver does not converge; SCCP erases no dead op, as
+/// MLIR's does not).
 /// Each runs on either anchor,
 /// as MLIR's do: written at module level (`-sccp`,
 /// `builtin.module(sccp)`) it analyses the whole module interprocedurally
@@ -210,9 +219,10 @@ inline void register_ir_passes(IrPassRegistry& registry) {
   ranges.display_name = "IntRangeOptimizations";
   ranges.description = "Replace values integer ranges prove constant (decided arith.cmpi among them), erase ops left dead";
   ranges.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
-    return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext&) {
-      const bool changed = apply_int_range_optimizations(fn, am.get<IntRangeFunctionAnalysis>().get()).changed();
-      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext& context) {
+      const IntRangeRewriteStats stats = apply_int_range_optimizations(fn, am.get<IntRangeFunctionAnalysis>().get());
+      detail::check_rewrite_converged(stats.cleanup, "int-range-optimizations", context, fn);
+      return stats.changed() ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };
   ranges.make_module_pass = [](const pass::PassOptionValues&) -> pass::ModulePassBody<IrPasses> {
@@ -222,7 +232,9 @@ inline void register_ir_passes(IrPassRegistry& registry) {
           module, *context.registry, context.solver,
           [&](std::uint32_t f, const IntRangeAnalysis& analysis) {
             detail::check_converged(analysis.result().outcome(), context, module.functions[f]);
-            changed = apply_int_range_optimizations(module.functions[f], analysis).changed() || changed;
+            const IntRangeRewriteStats stats = apply_int_range_optimizations(module.functions[f], analysis);
+            detail::check_rewrite_converged(stats.cleanup, "int-range-optimizations", context, module.functions[f]);
+            changed = stats.changed() || changed;
           },
           detail::TracedConstruction{&context, "Inferring ranges", describe_range});
       detail::check_converged(result, context, module);
@@ -248,13 +260,8 @@ inline void register_ir_passes(IrPassRegistry& registry) {
   canonicalizer.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
     return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>&, const PassContext& context) {
       const kildall::rewrite::RewriteResult result = canonicalize(fn, *context.registry);
-      if (!result.converged())
-        throw IrError(Diagnostic{context.file, fn.loc, "canonicalize of '@" + fn.name + "': " + result.message()});
-      const auto& s = result.statistics;
-      std::uint64_t applied = 0;
-      for (const auto& a : s.applications) applied += a.count;
-      const bool changed = s.folds + s.erased + s.created + applied > 0;
-      return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+      detail::check_rewrite_converged(result, "canonicalize", context, fn);
+      return result.statistics.changed() ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };
   registry.add(std::move(canonicalizer));

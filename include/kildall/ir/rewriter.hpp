@@ -302,12 +302,12 @@ class Rewriter {
     }
   }
 
-  /// An unused MLIR-style name for a constant: `c42_i32`, `c-1_i8`, `c0_index`, `true`, `false`.
+  /// An unused MLIR-style name for a constant: `c42_i32`, `c-1_i8`, `c0` (an `index`), `true`, `false`.
   [[nodiscard]] std::string constant_name(Type type, std::uint64_t bits) {
     if (type == Type::i1()) return unique_name((bits & 1) ? "true" : "false");
     const std::int64_t value = sign_extend(bits, type.width());
     std::string base = "c" + std::to_string(value);
-    base += type.is_index() ? std::string("_index") : "_i" + std::to_string(type.width());
+    if (!type.is_index()) base += "_i" + std::to_string(type.width());
     return unique_name(base);
   }
 

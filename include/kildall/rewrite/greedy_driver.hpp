@@ -119,6 +119,11 @@ struct RewriteStatistics {
     for (const PatternApplications& a : applications) total += a.count;
     return total;
   }
+  /// Whether the run changed the IR: a fold, an erasure, a created op, a pattern applied or a
+  /// region simplification.
+  [[nodiscard]] bool changed() const {
+    return folds + erased + created + region_simplifications + rewrites() > 0;
+  }
 };
 
 /// The outcome of a greedy run.

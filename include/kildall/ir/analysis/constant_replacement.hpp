@@ -13,9 +13,9 @@
 /// are applied in one pass over the operands at the end, and the function's
 /// arrays grow once.
 ///
-/// `erase_trivially_dead_ops` then erases the ops left without effect and without
-/// a used result, as MLIR's greedy rewrite driver does (`int-range-optimizations`
-/// runs it; SCCP, whose MLIR pass does not run the driver, does not).
+/// The ops a replacement leaves dead stay: `apply_int_range_optimizations` then
+/// runs the greedy driver (`fold_greedily`), as MLIR's `int-range-optimizations`
+/// does; SCCP, whose MLIR pass runs no driver, leaves them.
 
 #include <cstddef>
 #include <cstdint>
@@ -134,63 +134,6 @@ ConstantReplacementStats replace_with_constants(Function& fn, const OpRegistry& 
   }
   (void)rewriter.replace_all_uses(replacement_of);
   return stats;
-}
-
-/// Erases every op of `fn` that is trivially dead: it has no effect (`has_no_effect`,
-/// op_registry.hpp) and none of its results is used; iteratively, so an op whose only users were
-/// erased goes too (MLIR's greedy rewrite driver, which `int-range-optimizations` runs, erases
-/// them so). An op owning regions goes with the ops of its regions. Ops of unreachable blocks are
-/// erased alike, but no block is (removing unreachable blocks is `canonicalize`'s job). Returns the
-/// number of ops erased (the ops of an erased op's regions not counted). O(ops + operands), plus
-/// one walk of an op's regions each time it is asked whether it has effects.
-inline std::size_t erase_trivially_dead_ops(Function& fn, const OpRegistry& registry) {
-  Rewriter rewriter(fn);
-  BodyArray<std::uint32_t> uses = rewriter.use_counts();
-  std::vector<OpId> worklist;
-  std::vector<char> queued(fn.ops.size(), 0);
-  worklist.reserve(fn.ops.size());
-  // Popped last first: a chain of dead ops dies from its end in one sweep.
-  for (OpId op = 0; op < fn.ops.size(); ++op) {
-    if (fn.ops[op].erased) continue;
-    worklist.push_back(op);
-    queued[op] = 1;
-  }
-  const auto dead = [&](OpId op) {
-    const OpData& o = fn.ops[op];
-    if (o.erased || fn.in_erased_region(o.block)) return false;
-    for (std::uint32_t r = 0; r < o.result_count; ++r)
-      if (uses[o.result_begin + r] != 0) return false;
-    return has_no_effect(fn, op, registry);
-  };
-  std::vector<OpId> dropped;  // the erased op and the ops of its regions, whose uses go
-  const auto collect = [&](auto& self, OpId op) -> void {
-    dropped.push_back(op);
-    const auto [first, last] = fn.regions_of(op);
-    for (RegionId r = first; r < last; ++r)
-      for (BlockId b = fn.regions[r].first_block; b < fn.regions[r].first_block + fn.regions[r].block_count; ++b)
-        for (const OpId inner : fn.ops_of(b)) self(self, inner);
-  };
-  std::size_t erased = 0;
-  while (!worklist.empty()) {
-    const OpId op = worklist.back();
-    worklist.pop_back();
-    queued[op] = 0;
-    if (!dead(op)) continue;
-    dropped.clear();
-    collect(collect, op);
-    rewriter.erase(op);
-    ++erased;
-    for (const OpId x : dropped) {
-      for (const ValueId v : std::as_const(fn).operands_of(x)) {
-        if (--uses[v] != 0 || fn.values[v].is_block_argument) continue;
-        const OpId definer = fn.values[v].owner;
-        if (fn.ops[definer].erased || queued[definer]) continue;
-        queued[definer] = 1;
-        worklist.push_back(definer);
-      }
-    }
-  }
-  return erased;
 }
 
 }  // namespace kildall::ir

@@ -20,9 +20,11 @@
 /// `apply_int_range_optimizations` is MLIR's `int-range-optimizations`: each
 /// integer value whose range is a single constant (a decided `arith.cmpi`, an
 /// `addi` of bounded operands, a block argument) is replaced by an
-/// `arith.constant` (`replace_with_constants`, constant_replacement.hpp), and the
-/// ops this leaves trivially dead (no effect, no result used) are erased
-/// (`erase_trivially_dead_ops`), as MLIR's greedy rewrite driver erases them.
+/// `arith.constant` (`replace_with_constants`, constant_replacement.hpp); then,
+/// as MLIR's pass runs its patterns through the greedy rewrite driver, the
+/// driver runs on the function (`fold_greedily`, canonicalize.hpp): ops
+/// folded, the ops left dead erased, control flow simplified, constants
+/// uniqued at the entry.
 
 #include <concepts>
 #include <cstddef>
@@ -37,6 +39,7 @@
 
 #include <kildall/ir/analysis/call_context.hpp>
 #include <kildall/ir/analysis/constant_replacement.hpp>
+#include <kildall/ir/canonicalize.hpp>
 #include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
@@ -168,23 +171,26 @@ class IntRangeAnalysis {
 struct IntRangeRewriteStats {
   std::size_t values_replaced = 0;  ///< Values replaced by constants.
   std::size_t ops_erased = 0;       ///< Ops erased after their results were replaced (or turned into the constant).
-  std::size_t dead_ops_erased = 0;  ///< Ops erased afterwards as trivially dead (`erase_trivially_dead_ops`).
+  kildall::rewrite::RewriteResult cleanup;  ///< The greedy driver's run afterwards (`fold_greedily`).
   /// Whether the function changed.
-  [[nodiscard]] bool changed() const { return values_replaced + ops_erased + dead_ops_erased > 0; }
+  [[nodiscard]] bool changed() const { return values_replaced + ops_erased > 0 || cleanup.statistics.changed(); }
 };
 
 /// Replaces each used integer value of an executable block whose range `analysis` (of `fn`,
-/// unchanged since) proves a single constant by an `arith.constant`, then erases the ops left
-/// trivially dead (no effect, no result used; iteratively), as MLIR's `int-range-optimizations`
-/// does through its greedy rewrite driver. Blocks stay, unreachable ones too.
-inline IntRangeRewriteStats apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis) {
+/// unchanged since) proves a single constant by an `arith.constant`, then runs the greedy driver
+/// with folding and region simplification (`fold_greedily`), as MLIR's `int-range-optimizations`
+/// does: the ops left dead are erased, what the constants decide is folded, unreachable blocks
+/// go. `config` is the driver's (its iteration limit; `cleanup.converged()` says whether it was
+/// reached).
+inline IntRangeRewriteStats apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis,
+                                                          const kildall::rewrite::GreedyConfig& config = {}) {
   const ConstantReplacementStats replaced = replace_with_constants(
       fn, analysis.registry(), [&analysis](BlockId b) { return analysis.executable(b); },
       [&analysis](ValueId v) { return analysis.constant(v); });
   IntRangeRewriteStats stats;
   stats.values_replaced = replaced.values_replaced;
   stats.ops_erased = replaced.ops_erased;
-  stats.dead_ops_erased = erase_trivially_dead_ops(fn, analysis.registry());
+  stats.cleanup = fold_greedily(fn, analysis.registry(), config);
   return stats;
 }
 
