@@ -1,6 +1,6 @@
 module {
   func.func @ranges(%x: i8) -> i1 {
-    %r = arith.constant true
-    return %r : i1
+    %true = arith.constant true
+    return %true : i1
   }
 }

@@ -7,8 +7,8 @@ module {
 // -----
 module {
   func.func @second(%x: i8) -> i1 {
-    %lt = arith.constant true
-    return %lt : i1
+    %true = arith.constant true
+    return %true : i1
   }
 }
 // -----

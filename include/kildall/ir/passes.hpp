@@ -217,7 +217,7 @@ inline void register_ir_passes(IrPassRegistry& registry) {
   pass::PassDefinition<IrPasses> ranges;
   ranges.argument = "int-range-optimizations";
   ranges.display_name = "IntRangeOptimizations";
-  ranges.description = "Replace values integer ranges prove constant (decided arith.cmpi among them), erase ops left dead";
+  ranges.description = "Replace values integer ranges prove constant (decided arith.cmpi among them), then fold, drop dead code";
   ranges.make_function_pass = [](const pass::PassOptionValues&) -> pass::FunctionPassBody<IrPasses> {
     return [](Function& fn, pass::FunctionAnalysisManager<IrPasses>& am, const PassContext& context) {
       const IntRangeRewriteStats stats = apply_int_range_optimizations(fn, am.get<IntRangeFunctionAnalysis>().get());
