@@ -692,13 +692,10 @@ int main(int argc, char** argv) {
         }
         const Module& module = *results[c].module;
         std::string text;
-        print_module_header(module, text);
-        const auto drain = [&](std::string& buffer) {
+        print_module(module, text, [&](std::string& buffer) {
           out << buffer;
           buffer.clear();
-        };
-        for (const Function& fn : module.functions) print_function(fn, *module.registry, text, 2, drain);
-        text += "}\n";
+        });
         out << text;
       }
     };

@@ -2,6 +2,8 @@
 // function's own arrays, read by hand), and both IR analyses model the solver's concepts on it.
 #include <doctest/doctest.h>
 
+#include <ranges>
+#include <string>
 #include <vector>
 
 #include <kildall/graph/ssa_program.hpp>
@@ -50,4 +52,51 @@ TEST_CASE("block values, arguments, operands, forwarded operands and branch oper
         std::vector<ValueId>{1});
   CHECK(shape.branch_operands(1).empty());
   CHECK(shape.entries() == 0);
+}
+
+TEST_CASE("a block an unregistered terminator enters: its arguments are values without operands, unknown to SCCP and ranges") {
+  // MLIR's upstream @unknown_terminator (written here): ^bb2's argument gets 1 from ^bb1, and
+  // whatever the unknown op passes on its own edge. The second function has a region, which
+  // builds the shape the other way.
+  const OpRegistry registry;
+  const Module m = parse_and_verify(R"(func.func @f(%a: i32, %c: i1) -> i32 {
+  %one = arith.constant 1 : i32
+  "foo.cond_br"() [^bb1, ^bb2] : () -> ()
+^bb1:
+  cf.br ^bb2(%one : i32)
+^bb2(%arg: i32):
+  %s = arith.addi %arg, %one : i32
+  return %s : i32
+}
+func.func @g(%a: i32, %c: i1) -> i32 {
+  %one = arith.constant 1 : i32
+  scf.if %c {
+  }
+  "foo.cond_br"() [^bb1, ^bb2] : () -> ()
+^bb1:
+  cf.br ^bb2(%one : i32)
+^bb2(%arg: i32):
+  %s = arith.addi %arg, %one : i32
+  return %s : i32
+}
+)",
+                                    registry, "t.mlir", {.allow_unregistered_ops = true});
+  for (const Function& fn : m.functions) {
+    CAPTURE(fn.name);
+    const FunctionShape shape(fn, registry);
+    BlockId bb2 = 0;
+    while (fn.block_name(bb2) != "bb2") ++bb2;
+    const ValueId arg = fn.argument(bb2, 0);
+    CHECK(std::ranges::empty(shape.block_arguments(bb2)));
+    const auto values = shape.block_values(bb2);
+    REQUIRE(values.size() == 2);
+    CHECK(values[0] == arg);  // first, then the block's op results
+    CHECK(shape.operands(arg).empty());
+    for (const CfgEdge& e : shape.cfg().predecessors(bb2)) CHECK(shape.forwarded_operands(e).empty());
+    const SccpAnalysis sccp(fn, registry);
+    CHECK_FALSE(sccp.constant(arg).has_value());
+    CHECK_FALSE(sccp.constant(fn.result(fn.blocks[bb2].first_op)).has_value());
+    const IntRangeAnalysis ranges(fn, &registry);
+    CHECK(ranges.describe(arg).find("[-2147483648, 2147483647]") == 0);
+  }
 }

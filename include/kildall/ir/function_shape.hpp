@@ -19,6 +19,13 @@
 /// loop's lower bound, upper bound and step (its `operands`), so an analysis
 /// sees it as a value whose defining "op" is the loop (`transfer` finds it a
 /// block argument).
+///
+/// Opaque branches: an unregistered op ending a block says nothing of what it
+/// passes to its successors' arguments (MLIR's SCCP marks the arguments of a
+/// block such a terminator enters overdefined). The arguments of every block
+/// an unregistered terminator enters are therefore values of that block with
+/// no operands, not arguments: no edge forwards to them, and an analysis's
+/// `transfer` finds them block arguments without bounds (unknown).
 
 #include <cstdint>
 #include <optional>
@@ -45,8 +52,14 @@ class FunctionShape {
     const std::size_t n = cfg_.vertex_count();
     value_begin_.assign(n + 1, 0);
     block_values_.reserve(fn.values.size());  // op results are at most the values
+    find_opaque_entries();
+    const auto push_unforwarded_arguments = [&](BlockId b) {
+      if (opaque_entered_.empty() || !opaque_entered_[b]) return;
+      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) block_values_.push_back(fn.argument(b, i));
+    };
     if (fn.regions.empty()) {
       for (BlockId b = 0; b < n; ++b) {
+        push_unforwarded_arguments(b);
         for (const OpId op : fn.ops_of(b))
           for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
         value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());
@@ -59,6 +72,7 @@ class FunctionShape {
         induction_[v] = true;
         block_values_.push_back(fn.argument(v, 0));
       }
+      if (v < fn.blocks.size()) push_unforwarded_arguments(v);
       for (OpId op = cfg_.first_op(v); op != no_index && op != cfg_.part_end(v); op = fn.ops[op].next) {
         // (the op ending the part is left out: its results are the continuation's arguments)
         for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
@@ -75,16 +89,19 @@ class FunctionShape {
   [[nodiscard]] static constexpr BlockId entries() { return CfgView::entry(); }
   /// Number of values (block arguments and op results).
   [[nodiscard]] std::size_t value_count() const { return fn_->values.size(); }
-  /// The arguments of vertex `b`, in order: a block's (without a loop's induction variable),
-  /// or for a continuation the results of the op it follows.
+  /// The arguments of vertex `b`, in order: a block's (without a loop's induction variable;
+  /// none for a block an unregistered terminator enters), or for a continuation the results of
+  /// the op it follows.
   [[nodiscard]] auto block_arguments(BlockId b) const {
     if (b >= fn_->blocks.size()) {
       const OpData& op = fn_->ops[cfg_.continuation_after(b)];
       return std::views::iota(op.result_begin, op.result_begin + op.result_count);
     }
     const BlockData& block = fn_->blocks[b];
+    const ValueId end = block.argument_begin + block.argument_count;
+    if (!opaque_entered_.empty() && opaque_entered_[b]) return std::views::iota(end, end);
     const ValueId skip = !induction_.empty() && induction_[b] ? 1 : 0;
-    return std::views::iota(block.argument_begin + skip, block.argument_begin + block.argument_count);
+    return std::views::iota(block.argument_begin + skip, end);
   }
   /// The results of `b`'s ops, in program order.
   [[nodiscard]] std::span<const ValueId> block_values(BlockId b) const {
@@ -105,6 +122,7 @@ class FunctionShape {
   /// The values CFG edge `e` passes to its target's arguments, in order.
   [[nodiscard]] std::span<const ValueId> forwarded_operands(const CfgEdge& e) const {
     if (cfg_.is_region_edge(e)) return cfg_.forwarded(e);
+    if (!opaque_entered_.empty() && opaque_entered_[e.target]) return {};  // its arguments are unknown
     const Successor& s = fn_->successors[e.successor];
     return fn_->operands_of(fn_->terminator(cfg_.block_of(e.source))).subspan(s.operand_begin, s.operand_count);
   }
@@ -129,6 +147,22 @@ class FunctionShape {
   }
 
  private:
+  /// Marks the blocks with arguments that an unregistered terminator enters (`opaque_entered_`,
+  /// left empty when there is none).
+  void find_opaque_entries() {
+    const Function& fn = *fn_;
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      if (fn.in_erased_region(b)) continue;
+      const OpId t = fn.terminator(b);
+      if (t == no_index || !is(fn.ops[t].code, BuiltinOp::unregistered)) continue;
+      for (const Successor& s : fn.successors_of(t)) {
+        if (fn.blocks[s.block].argument_count == 0) continue;
+        if (opaque_entered_.empty()) opaque_entered_.assign(fn.blocks.size(), false);
+        opaque_entered_[s.block] = true;
+      }
+    }
+  }
+
   /// For the entry block of a loop's body: `RegionFlow::induction_bounds`; else -1.
   [[nodiscard]] std::int32_t induction_bounds(BlockId b) const {
     const OpId parent = fn_->parent_op(b);
@@ -142,6 +176,7 @@ class FunctionShape {
   const OpRegistry* registry_;
   CfgView cfg_;
   std::vector<bool> induction_;  // by block (regions only): its first argument is an induction variable
+  std::vector<bool> opaque_entered_;  // by block, when any: an unregistered terminator enters it (see the file comment)
   BodyArray<ValueId> block_values_;
   BodyArray<std::uint32_t> value_begin_;
 };

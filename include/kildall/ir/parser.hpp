@@ -192,6 +192,8 @@ class OpAsmParser {
         if (!seen.emplace(module.functions.back().name, module.functions.back().loc).second)
           error(module.functions.back().loc, "redefinition of symbol " + quote_source("@" + module.functions.back().name));
         if (on_function_parsed_) on_function_parsed_(lexer_.offset_of(token_));
+      } else if (token_.kind == TokenKind::string) {
+        parse_module_level_operation(module);
       } else {
         error(token_.loc, "expected 'func.func'" + std::string(wrapped ? " or '}'" : "") + ", found " +
                               quote(token_));
@@ -720,12 +722,39 @@ class OpAsmParser {
     create_operation(*code, block);
   }
 
-  /// MLIR's generic form, for ops of no registered dialect (when allowed):
-  /// `"dialect.op"(%a, %b) [^bb1, ^bb2] {attrs} : (T1, T2) -> R` (or `-> (R1, R2)`, `-> ()`).
-  void parse_generic_operation(BlockId block) {
+  /// An unregistered op at module level (when allowed): `"dialect.op"() {attrs} : () -> ()`,
+  /// without operands, results, successors or regions (a module has no values to give it).
+  void parse_module_level_operation(Module& module) {
     const Token name = consume();
-    op_loc_ = name.loc;
     const std::string_view text = name.text.substr(1, name.text.size() - 2);
+    check_generic_operation_name(name, text);
+    const auto nothing = [&](std::string_view what) {
+      error(token_.loc, "an operation at module level takes no " + std::string(what) + ", found " + quote(token_));
+    };
+    expect(TokenKind::l_paren, "'(' (an operation at module level takes no operands)");
+    if (token_.kind != TokenKind::r_paren) nothing("operands");
+    consume();
+    if (token_.kind == TokenKind::l_square) nothing("successors");
+    if (token_.kind == TokenKind::l_paren) nothing("regions");
+    ModuleLevelOp op;
+    op.name = std::string(text);
+    op.attributes = std::string(parse_optional_attribute_dictionary());
+    op.position = static_cast<std::uint32_t>(module.functions.size());
+    op.loc = name.loc;
+    expect(TokenKind::colon, "':' and the op's function type");
+    expect(TokenKind::l_paren, "'('");
+    if (token_.kind != TokenKind::r_paren) nothing("operands");
+    consume();
+    expect(TokenKind::arrow, "'->'");
+    expect(TokenKind::l_paren, "'(' (an operation at module level has no results)");
+    if (token_.kind != TokenKind::r_paren) nothing("results");
+    consume();
+    module.opaque_ops.push_back(std::move(op));
+  }
+
+  /// Checks the name of an op in the generic form: `dialect.op`, of no registered dialect,
+  /// and that unregistered ops are allowed.
+  void check_generic_operation_name(const Token& name, std::string_view text) const {
     const std::size_t dot = text.find('.');
     if (dot == 0 || dot == std::string_view::npos || dot + 1 == text.size() ||
         text.find_first_of("\\\" \t") != std::string_view::npos)
@@ -735,6 +764,15 @@ class OpAsmParser {
     if (!allow_unregistered_)
       error(name.loc, "unregistered operation " + quote_source(text) +
                           " (pass --allow-unregistered-dialect to treat unknown ops as opaque)");
+  }
+
+  /// MLIR's generic form, for ops of no registered dialect (when allowed):
+  /// `"dialect.op"(%a, %b) [^bb1, ^bb2] {attrs} : (T1, T2) -> R` (or `-> (R1, R2)`, `-> ()`).
+  void parse_generic_operation(BlockId block) {
+    const Token name = consume();
+    op_loc_ = name.loc;
+    const std::string_view text = name.text.substr(1, name.text.size() - 2);
+    check_generic_operation_name(name, text);
     state_.clear();
     OperationState& s = state_;
     const std::vector<UnresolvedOperand> refs = parse_operand_list();

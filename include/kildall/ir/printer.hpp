@@ -624,10 +624,30 @@ inline void print_module_header(const Module& module, std::string& out) {
   out += "{\n";
 }
 
-/// Appends `module` to `out` as `module { ... }`.
-inline void print_module(const Module& module, std::string& out) {
+/// Appends `module` to `out` as `module { ... }`: its functions and, between them, its
+/// module-level unregistered ops. `drain` as for `print_function`.
+template <class Drain = KeepText>
+void print_module(const Module& module, std::string& out, Drain drain = {}) {
   print_module_header(module, out);
-  for (const Function& fn : module.functions) print_function(fn, *module.registry, out);
+  std::size_t next_op = 0;
+  const auto print_opaque_ops_before = [&](std::size_t f) {
+    for (; next_op < module.opaque_ops.size() && module.opaque_ops[next_op].position <= f; ++next_op) {
+      const ModuleLevelOp& op = module.opaque_ops[next_op];
+      out += "  \"";
+      out += op.name;
+      out += "\"() ";
+      if (!op.attributes.empty()) {
+        out += op.attributes;
+        out += " ";
+      }
+      out += ": () -> ()\n";
+    }
+  };
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    print_opaque_ops_before(f);
+    print_function(module.functions[f], *module.registry, out, 2, drain);
+  }
+  print_opaque_ops_before(module.functions.size());
   out += "}\n";
 }
 

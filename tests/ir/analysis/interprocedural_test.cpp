@@ -216,3 +216,44 @@ func.func @caller(%unknown: i32) -> (i32, i32) {
   REQUIRE(range.has_value());
   CHECK(*range == Interval::constant(32, 14));
 }
+
+TEST_CASE("a private function that something other than a call names: its arguments are unknown, its results still flow") {
+  // MLIR's upstream @non_call_users (written here): a module-level op names @callable, so code
+  // the module does not show may call it; an op attribute naming a function counts too.
+  const OpRegistry registry;
+  const char* const text = R"(func.func private @callable(%x: i32) -> (i32, i32) {
+  %one = arith.constant 1 : i32
+  return %one, %x : i32, i32
+}
+func.func private @tracked(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func private @named_by_an_op(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func @caller() -> (i32, i32, i32, i32) {
+  %c1 = arith.constant 1 : i32
+  %r:2 = func.call @callable(%c1) : (i32) -> (i32, i32)
+  %t = func.call @tracked(%c1) : (i32) -> i32
+  %n = func.call @named_by_an_op(%c1) : (i32) -> i32
+  "foo.keep"() {target = @named_by_an_op, text = "@tracked"} : () -> ()
+  return %r#0, %r#1, %t, %n : i32, i32, i32, i32
+}
+"live.user"() {uses = [@callable]} : () -> ()
+)";
+  const Module m = parse_and_verify(text, registry, "calls.mlir", {.allow_unregistered_ops = true});
+  REQUIRE(m.opaque_ops.size() == 1);
+  const std::uint32_t caller = *m.find_function("caller");
+  std::vector<std::optional<std::uint64_t>> returned;
+  const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+    if (f != caller) return;
+    const Function& fn = m.functions[f];
+    for (const ValueId v : fn.operands_of(fn.terminator(0))) returned.push_back(a.constant(v));
+  });
+  REQUIRE(result.converged());
+  REQUIRE(returned.size() == 4);
+  CHECK(returned[0] == std::optional<std::uint64_t>(1));  // @callable's first result: its own constant
+  CHECK_FALSE(returned[1].has_value());                    // its argument may come from elsewhere
+  CHECK(returned[2] == std::optional<std::uint64_t>(1));  // only called, and a string is no reference
+  CHECK_FALSE(returned[3].has_value());                    // named by an op's attribute
+}

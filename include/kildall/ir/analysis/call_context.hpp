@@ -10,8 +10,12 @@
 ///
 /// Roots are the public functions with a body: code outside the module may
 /// call them with anything. A `private` or `nested` function is called only
-/// from the module, so its arguments are what its calls pass. A call to a
-/// declaration (no body) is opaque.
+/// from the module, so its arguments are what its calls pass, unless
+/// something other than a call names it (a symbol reference in an attribute
+/// dictionary: of a module-level op, `"live.user"() {uses = [@f]} : () -> ()`,
+/// of an op, of a function): then it may be called from anywhere, and is a
+/// root too (MLIR's SCCP tracks no argument of a function with non-call
+/// users). A call to a declaration (no body) is opaque.
 
 #include <cstdint>
 #include <functional>
@@ -64,6 +68,18 @@ class ModuleCallGraph {
   ModuleCallGraph(const Module& module, UnknownState unknown)
       : module_(&module), unknown_(std::move(unknown)), callee_of_op_(callees_by_op(module)) {
     calls_procedures_.assign(module.functions.size(), false);
+    named_otherwise_.assign(module.functions.size(), false);
+    const auto mark = [&](std::string_view text) {
+      for_each_symbol_reference(text, [&](std::string_view name) {
+        if (const auto f = module.find_function(name)) named_otherwise_[*f] = true;
+      });
+    };
+    for (const ModuleLevelOp& op : module.opaque_ops) mark(op.attributes);
+    for (const Function& fn : module.functions) {
+      mark(fn.attributes);
+      for (const OpAttributeText& a : fn.op_attributes)
+        if (!fn.ops[a.op].erased) mark(fn.attributes_of(a.op));
+    }
     for (std::uint32_t f = 0; f < module.functions.size(); ++f)
       for (std::uint32_t& callee : callee_of_op_[f]) {
         if (callee == no_index) continue;
@@ -74,10 +90,11 @@ class ModuleCallGraph {
 
   /// Number of functions.
   [[nodiscard]] std::size_t procedure_count() const { return module_->functions.size(); }
-  /// A public function with a body: outside code may call it.
+  /// A function with a body that is public or that something other than a call names: code the
+  /// module does not show may call it.
   [[nodiscard]] bool is_root(std::uint32_t f) const {
     const Function& fn = module_->functions[f];
-    return !fn.is_declaration() && fn.visibility == Visibility::public_;
+    return !fn.is_declaration() && (fn.visibility == Visibility::public_ || named_otherwise_[f]);
   }
   /// Number of arguments of function `f`.
   [[nodiscard]] std::size_t argument_count(std::uint32_t f) const { return module_->functions[f].argument_types.size(); }
@@ -97,6 +114,7 @@ class ModuleCallGraph {
   UnknownState unknown_;
   std::vector<std::vector<std::uint32_t>> callee_of_op_;
   std::vector<bool> calls_procedures_;
+  std::vector<bool> named_otherwise_;  // by function: a symbol reference other than a call's names it
 };
 
 }  // namespace kildall::ir
