@@ -7,7 +7,9 @@
 ///
 /// The function has no use lists (uses are found by scanning its operand
 /// array), so the adapter builds one per value when it is made, in one pass
-/// over the operands, and keeps it up to date through its own mutations; a
+/// over the operands (each use an operand slot; a slot knows its op and its
+/// place in the list, so a use goes in O(1), however many the value has),
+/// and keeps them up to date through its own mutations; a
 /// function rewritten through the adapter must not be changed otherwise while
 /// the adapter lives.
 ///
@@ -123,16 +125,66 @@ class RewriteAdapter {
     if (fn_->values[v].is_block_argument) return std::nullopt;
     return fn_->values[v].owner;
   }
+  /// The ops using a value, one entry per use, in no particular order (a view of the adapter's
+  /// use list: valid until the next mutation).
+  class Users {
+   public:
+    /// Reads the owner of each operand slot.
+    class iterator {
+     public:
+      using iterator_category = std::forward_iterator_tag;  ///< Multi-pass, read-only.
+      using value_type = OpId;                     ///< An op.
+      using difference_type = std::ptrdiff_t;      ///< Distance between two uses.
+      using reference = OpId;                      ///< Ops are read by value.
+      using pointer = void;                        ///< No `->`.
+      iterator() = default;                        ///< A singular iterator.
+      /// At `slot`, owners read from `owner`.
+      iterator(const std::uint32_t* slot, const OpId* owner) : slot_(slot), owner_(owner) {}
+      /// The op of this use.
+      [[nodiscard]] OpId operator*() const { return owner_[*slot_]; }
+      /// The next use.
+      iterator& operator++() {
+        ++slot_;
+        return *this;
+      }
+      /// The next use (postfix).
+      iterator operator++(int) {
+        iterator before = *this;
+        ++slot_;
+        return before;
+      }
+      /// Same position.
+      friend bool operator==(const iterator& a, const iterator& b) { return a.slot_ == b.slot_; }
+
+     private:
+      const std::uint32_t* slot_ = nullptr;
+      const OpId* owner_ = nullptr;
+    };
+    /// The uses `slots`, their ops read from `owner`.
+    Users(std::span<const std::uint32_t> slots, const OpId* owner) : slots_(slots), owner_(owner) {}
+    /// The first use.
+    [[nodiscard]] iterator begin() const { return {slots_.data(), owner_}; }
+    /// Past the last use.
+    [[nodiscard]] iterator end() const { return {slots_.data() + slots_.size(), owner_}; }
+    /// The number of uses.
+    [[nodiscard]] std::size_t size() const { return slots_.size(); }
+    /// Whether there is none.
+    [[nodiscard]] bool empty() const { return slots_.empty(); }
+
+   private:
+    std::span<const std::uint32_t> slots_;
+    const OpId* owner_;
+  };
   /// The ops using `v`, one entry per use.
-  [[nodiscard]] const std::vector<OpId>& users(ValueId v) const { return users_[v]; }
+  [[nodiscard]] Users users(ValueId v) const { return Users(use_slots_[v], slot_owner_.data()); }
   /// The number of uses of `v`.
-  [[nodiscard]] std::size_t use_count(ValueId v) const { return users_[v].size(); }
+  [[nodiscard]] std::size_t use_count(ValueId v) const { return use_slots_[v].size(); }
   /// Whether `op` has no effect (its record has `eval`, it is no terminator and owns no region)
   /// and none of its results is used.
   [[nodiscard]] bool is_trivially_dead(OpId op) const {
     if (!is_pure(op)) return false;
     for (const ValueId r : results(op))
-      if (!users_[r].empty()) return false;
+      if (!use_slots_[r].empty()) return false;
     return true;
   }
   /// Whether erasing `op` when unused cannot change the program: `has_no_effect`
@@ -158,12 +210,10 @@ class RewriteAdapter {
   /// Every use of `from` now uses `to`.
   void replace_all_uses(ValueId from, ValueId to) {
     if (from == to) return;
-    std::vector<OpId> moved = std::move(users_[from]);
-    users_[from].clear();
-    for (const OpId user : moved) {
-      for (ValueId& v : fn_->operands_of(user))
-        if (v == from) v = to;
-      users_[to].push_back(user);
+    const std::vector<std::uint32_t> slots = std::exchange(use_slots_[from], {});
+    for (const std::uint32_t slot : slots) {
+      fn_->operands[slot] = to;
+      add_use(slot_owner_[slot], slot);
     }
   }
   /// Unlinks `op` (and the ops of its regions), dropping their uses.
@@ -190,23 +240,24 @@ class RewriteAdapter {
               std::uint64_t imm = 0, std::uint32_t aux = 0) {
     const OpId op = rewriter_.create_before(before, code, operands, result_types, imm, aux);
     grow();
-    for (const ValueId v : operands) users_[v].push_back(op);
+    add_uses(op);
     return op;
   }
   /// Creates `cf.br ^target(forwarded...)` right before `before`.
   OpId create_branch(OpId before, BlockId target, std::span<const ValueId> forwarded) {
     const OpId br = rewriter_.create_branch(target, forwarded);
     rewriter_.insert_before(before, br);
-    for (const ValueId v : forwarded) users_[v].push_back(br);
+    grow();
+    add_uses(br);
     return br;
   }
   /// Operand `i` of `op` becomes `v` (an in-place change: wrap it in `Rewriter::modify_in_place`).
   void set_operand(OpId op, std::uint32_t i, ValueId v) {
-    ValueId& slot = fn_->operands_of(op)[i];
-    if (slot == v) return;
-    remove_one(users_[slot], op);
-    slot = v;
-    users_[v].push_back(op);
+    const std::uint32_t slot = fn_->ops[op].operand_begin + i;
+    if (fn_->operands[slot] == v) return;
+    remove_use(slot);
+    fn_->operands[slot] = v;
+    add_use(op, slot);
   }
   /// `op` becomes an op of kind `code` with immediate `imm` (same operands and results; an
   /// in-place change).
@@ -345,32 +396,50 @@ class RewriteAdapter {
   }
   // One use list per value, from the operands of the live ops.
   void collect_users() {
-    for (std::vector<OpId>& list : users_) list.clear();  // keeps their capacity: no allocation per value
-    users_.resize(fn_->values.size());
+    for (std::vector<std::uint32_t>& list : use_slots_) list.clear();  // keeps their capacity: no allocation per value
+    grow();
     for (OpId op = 0; op < fn_->ops.size(); ++op) {
       if (fn_->ops[op].erased || fn_->in_erased_region(fn_->ops[op].block)) continue;
-      for (const ValueId v : fn_->operands_of(op)) users_[v].push_back(op);
+      add_uses(op);
     }
   }
   void grow() {
-    if (users_.size() < fn_->values.size()) users_.resize(fn_->values.size());
+    if (use_slots_.size() < fn_->values.size()) use_slots_.resize(fn_->values.size());
+    if (use_index_.size() < fn_->operands.size()) {
+      use_index_.resize(fn_->operands.size());
+      slot_owner_.resize(fn_->operands.size());
+    }
+  }
+  // The use in operand slot `slot` (an index into the function's operand array) of `op`.
+  void add_use(OpId op, std::uint32_t slot) {
+    const ValueId v = fn_->operands[slot];
+    use_index_[slot] = static_cast<std::uint32_t>(use_slots_[v].size());
+    slot_owner_[slot] = op;
+    use_slots_[v].push_back(slot);
+  }
+  void add_uses(OpId op) {
+    const OpData& o = fn_->ops[op];
+    for (std::uint32_t k = 0; k < o.operand_count; ++k) add_use(op, o.operand_begin + k);
+  }
+  // O(1): the last use of the value takes the removed one's place.
+  void remove_use(std::uint32_t slot) {
+    std::vector<std::uint32_t>& slots = use_slots_[fn_->operands[slot]];
+    const std::uint32_t i = use_index_[slot];
+    slots[i] = slots.back();
+    use_index_[slots[i]] = i;
+    slots.pop_back();
   }
   void drop_uses(OpId op) {
-    for (const ValueId v : fn_->operands_of(op)) remove_one(users_[v], op);
-  }
-  static void remove_one(std::vector<OpId>& list, OpId op) {
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (list[i] != op) continue;
-      list[i] = list.back();
-      list.pop_back();
-      return;
-    }
+    const OpData& o = fn_->ops[op];
+    for (std::uint32_t k = 0; k < o.operand_count; ++k) remove_use(o.operand_begin + k);
   }
 
   Function* fn_;
   const OpRegistry* registry_;
   Rewriter rewriter_;
-  std::vector<std::vector<OpId>> users_;  // by value: one entry per use
+  std::vector<std::vector<std::uint32_t>> use_slots_;  // by value: the operand slot of each use
+  BodyArray<std::uint32_t> use_index_;  // by operand slot of a live op: its entry in its value's list
+  BodyArray<OpId> slot_owner_;          // by operand slot of a live op: the op
   std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
   OpId created_constant_ = no_index;
 };
