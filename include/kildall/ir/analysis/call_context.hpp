@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <kildall/ir/module.hpp>
@@ -57,6 +58,33 @@ struct CallContext {
   }
 };
 
+/// By function of `module`: whether a symbol reference other than a call's names it (in the
+/// attribute dictionary of a module-level op, of an op, or of a function), so code the module
+/// does not show may call it (MLIR's "non-call users").
+[[nodiscard]] inline std::vector<bool> functions_named_otherwise(const Module& module) {
+  std::vector<bool> named(module.functions.size(), false);
+  const auto mark = [&](std::string_view text) {
+    for_each_symbol_reference(text, [&](std::string_view name) {
+      if (const auto f = module.find_function(name)) named[*f] = true;
+    });
+  };
+  for (const ModuleLevelOp& op : module.opaque_ops) mark(op.attributes);
+  for (const Function& fn : module.functions) {
+    mark(fn.attributes);
+    for (const OpAttributeText& a : fn.op_attributes)
+      if (!fn.ops[a.op].erased) mark(fn.attributes_of(a.op));
+  }
+  return named;
+}
+
+/// Whether code outside `module` may call function `f` with any arguments: it has a body and
+/// is public or named otherwise than by a call (`named_otherwise`: `functions_named_otherwise`).
+[[nodiscard]] inline bool has_unknown_callers(const Module& module, std::uint32_t f,
+                                              const std::vector<bool>& named_otherwise) {
+  const Function& fn = module.functions[f];
+  return !fn.is_declaration() && (fn.visibility == Visibility::public_ || named_otherwise[f]);
+}
+
 /// The functions of a module and who calls whom (models `kildall::CallGraphShape<L>`).
 template <class L>
 class ModuleCallGraph {
@@ -68,18 +96,7 @@ class ModuleCallGraph {
   ModuleCallGraph(const Module& module, UnknownState unknown)
       : module_(&module), unknown_(std::move(unknown)), callee_of_op_(callees_by_op(module)) {
     calls_procedures_.assign(module.functions.size(), false);
-    named_otherwise_.assign(module.functions.size(), false);
-    const auto mark = [&](std::string_view text) {
-      for_each_symbol_reference(text, [&](std::string_view name) {
-        if (const auto f = module.find_function(name)) named_otherwise_[*f] = true;
-      });
-    };
-    for (const ModuleLevelOp& op : module.opaque_ops) mark(op.attributes);
-    for (const Function& fn : module.functions) {
-      mark(fn.attributes);
-      for (const OpAttributeText& a : fn.op_attributes)
-        if (!fn.ops[a.op].erased) mark(fn.attributes_of(a.op));
-    }
+    named_otherwise_ = functions_named_otherwise(module);
     for (std::uint32_t f = 0; f < module.functions.size(); ++f)
       for (std::uint32_t& callee : callee_of_op_[f]) {
         if (callee == no_index) continue;
@@ -92,10 +109,7 @@ class ModuleCallGraph {
   [[nodiscard]] std::size_t procedure_count() const { return module_->functions.size(); }
   /// A function with a body that is public or that something other than a call names: code the
   /// module does not show may call it.
-  [[nodiscard]] bool is_root(std::uint32_t f) const {
-    const Function& fn = module_->functions[f];
-    return !fn.is_declaration() && (fn.visibility == Visibility::public_ || named_otherwise_[f]);
-  }
+  [[nodiscard]] bool is_root(std::uint32_t f) const { return has_unknown_callers(*module_, f, named_otherwise_); }
   /// Number of arguments of function `f`.
   [[nodiscard]] std::size_t argument_count(std::uint32_t f) const { return module_->functions[f].argument_types.size(); }
   /// Number of results of function `f`.
