@@ -74,12 +74,12 @@ TEST_DIALECT = re.compile(r'(?<![\w.$@%#^])"?test\.[A-Za-z_]')
 
 # ---------------------------------------------------------------- splitting
 
-def strip_comment(line):
-    """The line without its `//` comment (a `//` inside a string literal is kept)."""
+def unquoted(text):
+    """(index, character) of each character of `text` outside string literals (their quotes excluded)."""
     in_string = False
     i = 0
-    while i < len(line):
-        c = line[i]
+    while i < len(text):
+        c = text[i]
         if in_string:
             if c == '\\':
                 i += 1
@@ -87,9 +87,16 @@ def strip_comment(line):
                 in_string = False
         elif c == '"':
             in_string = True
-        elif c == '/' and line.startswith('//', i):
-            return line[:i]
+        else:
+            yield i, c
         i += 1
+
+
+def strip_comment(line):
+    """The line without its `//` comment (a `//` inside a string literal is kept)."""
+    for i, c in unquoted(line):
+        if c == '/' and line.startswith('//', i):
+            return line[:i]
     return line
 
 
@@ -105,24 +112,7 @@ def strip_comments(text):
 
 def bracket_delta(code):
     """Net ({[ minus )}] of a comment-free line, outside string literals."""
-    delta = 0
-    in_string = False
-    i = 0
-    while i < len(code):
-        c = code[i]
-        if in_string:
-            if c == '\\':
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in '({[':
-            delta += 1
-        elif c in ')}]':
-            delta -= 1
-        i += 1
-    return delta
+    return sum(1 if c in '({[' else -1 for _, c in unquoted(code) if c in '({[)}]')
 
 
 def top_brace_groups(code):
@@ -130,18 +120,8 @@ def top_brace_groups(code):
     groups = []
     depth = 0
     start = None
-    in_string = False
-    i = 0
-    while i < len(code):
-        c = code[i]
-        if in_string:
-            if c == '\\':
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in '({[':
+    for i, c in unquoted(code):
+        if c in '({[':
             if depth == 0 and c == '{':
                 start = i
             depth += 1
@@ -150,7 +130,6 @@ def top_brace_groups(code):
             if depth == 0 and c == '}' and start is not None:
                 groups.append((start, i + 1))
                 start = None
-        i += 1
     return groups
 
 

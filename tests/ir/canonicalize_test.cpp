@@ -71,6 +71,23 @@ Shape shape_of(const std::string& text) {
   std::sort(shape.constants.begin(), shape.constants.end());
   return shape;
 }
+// `text` (unregistered ops allowed) after `fold_greedily` on its function @f, verified; the run
+// must converge.
+struct GreedilyFolded {
+  Module module;
+  kildall::rewrite::RewriteResult result;
+  std::string printed;
+  [[nodiscard]] Function& f() { return module.functions[*module.find_function("f")]; }
+  [[nodiscard]] bool has(std::string_view needle) const { return printed.find(needle) != std::string::npos; }
+};
+GreedilyFolded fold_greedily_on(const std::string& text, const OpRegistry& registry) {
+  GreedilyFolded out{parse_and_verify(text, registry, "t.mlir", {.allow_unregistered_ops = true}), {}, {}};
+  out.result = fold_greedily(out.f(), registry);
+  CHECK_MESSAGE(out.result.converged(), out.result.message());
+  verify(out.module);
+  out.printed = print_module(out.module);
+  return out;
+}
 std::string joined(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& s : items) text += s + "; ";
@@ -182,7 +199,7 @@ TEST_CASE("ext(ext(x)) extends x directly; undefined cases do not fold; statisti
 
 TEST_CASE("fold_greedily: folds, dead ops, unreachable blocks and uniqued constants, but no canonicalization pattern") {
   const OpRegistry registry;
-  Module module = parse_and_verify(R"(func.func private @g(i32) -> i32
+  GreedilyFolded folded = fold_greedily_on(R"(func.func private @g(i32) -> i32
 func.func @f(%a: i32, %c: i1) -> (i32, i32) {
   %k = arith.constant 7 : i32
   %unused_k = arith.constant 9 : i32
@@ -205,13 +222,9 @@ func.func @f(%a: i32, %c: i1) -> (i32, i32) {
   %g = arith.andi %a, %a : i32
   return %a, %g : i32, i32
 })",
-                                   registry, "t.mlir", {.allow_unregistered_ops = true});
-  Function& fn = module.functions[1];
-  const kildall::rewrite::RewriteResult result = fold_greedily(fn, registry);
-  CHECK_MESSAGE(result.converged(), result.message());
-  verify(module);
-  const std::string text = print_module(module);
-  const auto has = [&text](std::string_view needle) { return text.find(needle) != std::string::npos; };
+                                           registry);
+  const auto has = [&folded](std::string_view needle) { return folded.has(needle); };
+  const kildall::rewrite::RewriteResult& result = folded.result;
   // Dead chains go (%d3, then %d2 and %d1), and the constant nothing uses.
   for (const char* gone : {"%d1", "%d2", "%d3", "%unused_k", "%c9"}) CHECK_MESSAGE(!has(gone), gone);
   CHECK(has("%call = func.call @g(%a)"));  // a call may have effects
@@ -233,16 +246,13 @@ func.func @f(%a: i32, %c: i1) -> (i32, i32) {
   CHECK(has("arith.select %c, %p, %c0_i32 : i32"));
   CHECK(result.statistics.region_simplifications > 0);
   // A fixed point: a second run changes nothing.
-  const std::string before = print_module(module);
-  const kildall::rewrite::RewriteResult again = fold_greedily(fn, registry);
-  CHECK(again.statistics.erased + again.statistics.folds + again.statistics.region_simplifications +
-            again.statistics.rewrites() == 0);
-  CHECK(print_module(module) == before);
+  CHECK_FALSE(fold_greedily(folded.f(), registry).statistics.changed());
+  CHECK(print_module(folded.module) == folded.printed);
 }
 
 TEST_CASE("fold_greedily: an op owning regions goes when every op in them has no effect") {
   const OpRegistry registry;
-  Module module = parse_and_verify(R"(func.func private @g(i32) -> i32
+  const GreedilyFolded folded = fold_greedily_on(R"(func.func private @g(i32) -> i32
 func.func @f(%a: i32, %c: i1) -> i32 {
   %k = arith.constant 3 : i32
   %pure = scf.if %c -> (i32) {
@@ -265,13 +275,8 @@ func.func @f(%a: i32, %c: i1) -> i32 {
   }
   return %a : i32
 })",
-                                   registry, "t.mlir", {.allow_unregistered_ops = true});
-  Function& fn = module.functions[1];
-  const kildall::rewrite::RewriteResult result = fold_greedily(fn, registry);
-  CHECK_MESSAGE(result.converged(), result.message());
-  verify(module);
-  const std::string text = print_module(module);
-  const auto has = [&text](std::string_view needle) { return text.find(needle) != std::string::npos; };
+                                                 registry);
+  const auto has = [&folded](std::string_view needle) { return folded.has(needle); };
   CHECK_FALSE(has("%pure"));
   CHECK_FALSE(has("%x = "));
   CHECK_FALSE(has("arith.constant 3"));  // its only user was %x

@@ -1,5 +1,6 @@
 // Tests of kildall/ir/lexer.hpp: token kinds, spellings and 1-based
-// locations, comments skipped, errors located.
+// locations, comments skipped, errors located; symbol references found in attribute text
+// (oracle: the expected tokens and names written out by hand).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -56,4 +57,12 @@ TEST_CASE("lexical errors are located") {
   CHECK(error_of("%0abc") == "l.mlir:1:1: error: invalid name: a name that starts with a digit must be all digits");
   CHECK(error_of("%0 %a-b.c$d %_1 ^17") == "");
   CHECK(error_of("// only a comment\n") == "");
+}
+
+TEST_CASE("for_each_symbol_reference: the symbols an attribute dictionary names, as the lexer spells them") {
+  std::vector<std::string> found;
+  for_each_symbol_reference(R"({a = @f, b = "@in_a_string \" @still", c = [@h.i$2, @"quoted name"], d = @9x, e = @})",
+                            [&](std::string_view name) { found.emplace_back(name); });
+  // `@9x` and a lone `@` are no symbols (an identifier starts with a letter or `_`).
+  CHECK(found == std::vector<std::string>{"f", "h.i$2", "quoted name"});
 }

@@ -207,11 +207,12 @@ TEST_CASE("the article's two noisy programs parse up to the unknown noisy op") {
 
 namespace {
 
-/// The `file:line:col: error: message` text for parsing `source`, or "" if it parses and verifies.
-std::string error_of(const std::string& source) {
+/// The `file:line:col: error: message` text for parsing `source` (named `file`, read with
+/// `options`), or "" if it parses and verifies.
+std::string error_of(const std::string& source, const ParseOptions& options = {}, const std::string& file = "t.mlir") {
   OpRegistry registry;
   try {
-    (void)parse_and_verify(source, registry, "t.mlir");
+    (void)parse_and_verify(source, registry, file, options);
   } catch (const IrError& e) {
     return e.what();
   }
@@ -403,14 +404,7 @@ TEST_CASE("unregistered ops in the generic form: opaque, kept, printed back, end
   CHECK(print_module(parse_and_verify(printed, registry, "printed.mlir", unregistered)) == printed);
   // What the verifier still checks: an unknown op with successors ends its block. It may enter a
   // block with arguments (it passes nothing: what they hold is unknown, as in MLIR).
-  const auto verify_error = [&](const std::string& text) -> std::string {
-    try {
-      (void)parse_and_verify(text, registry, "v.mlir", unregistered);
-    } catch (const IrError& e) {
-      return e.what();
-    }
-    return "";
-  };
+  const auto verify_error = [&](const std::string& text) { return error_of(text, unregistered, "v.mlir"); };
   CHECK(verify_error("func.func @g() {\n  \"foo.br\"() [^bb1] : () -> ()\n^bb1(%v: i32):\n  return\n}\n") == "");
   CHECK(verify_error("func.func @g() {\n  \"foo.br\"() [^bb1] : () -> ()\n  return\n^bb1:\n  return\n}\n") ==
         "v.mlir:2:3: error: 'foo.br' op must be the last operation in its block");
@@ -457,13 +451,8 @@ func.func @g() {
 }
 )");
   CHECK(print_module(parse_and_verify(printed, registry, "printed.mlir", unregistered)) == printed);
-  const auto parse_error = [&](const std::string& text, const ParseOptions& options) -> std::string {
-    try {
-      (void)parse_and_verify(text, registry, "m.mlir", options);
-    } catch (const IrError& e) {
-      return e.what();
-    }
-    return "";
+  const auto parse_error = [](const std::string& text, const ParseOptions& options) {
+    return error_of(text, options, "m.mlir");
   };
   CHECK(parse_error("\"live.user\"() : () -> ()\n", {}) ==
         "m.mlir:1:1: error: unregistered operation 'live.user' (pass --allow-unregistered-dialect to treat unknown ops as opaque)");

@@ -30,7 +30,8 @@ void check_use_lists(const RewriteAdapter& ir) {
       for (const ValueId v : fn.operands_of(op)) expected[v].push_back(op);
   }
   for (ValueId v = 0; v < fn.values.size(); ++v) {
-    std::vector<OpId> got(ir.users(v).begin(), ir.users(v).end());
+    const auto users = ir.users(v);
+    std::vector<OpId> got(users.begin(), users.end());
     CHECK(ir.use_count(v) == got.size());
     std::sort(got.begin(), got.end());
     std::sort(expected[v].begin(), expected[v].end());

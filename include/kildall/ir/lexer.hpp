@@ -199,6 +199,11 @@ class Lexer {
     throw IrError(Diagnostic{file_, loc, std::move(message)});
   }
 
+  /// Whether `c` may begin an identifier (`@f`, `!t`, a bare name): a letter or `_`.
+  [[nodiscard]] static constexpr bool is_identifier_start(char c) { return has(c, class_start); }
+  /// Whether `c` may continue an identifier: a letter, digit, `_`, `$` or `.`.
+  [[nodiscard]] static constexpr bool is_identifier_char(char c) { return has(c, class_ident); }
+
  private:
   // Character classes, one table lookup per character.
   static constexpr unsigned char class_start = 1, class_ident = 2, class_suffix = 4, class_hex = 8, class_digit = 16;
@@ -219,8 +224,6 @@ class Lexer {
     return t;
   }();
   static constexpr bool has(char c, unsigned char cls) { return (classes[static_cast<unsigned char>(c)] & cls) != 0; }
-  static constexpr bool is_identifier_start(char c) { return has(c, class_start); }
-  static constexpr bool is_identifier_char(char c) { return has(c, class_ident); }
   static constexpr bool is_suffix_char(char c) { return has(c, class_suffix); }
   static constexpr bool is_hex(char c) { return has(c, class_hex); }
   static constexpr bool is_digit(char c) { return has(c, class_digit); }
@@ -253,5 +256,32 @@ class Lexer {
   std::uint32_t line_ = 1;
   std::string file_;
 };
+
+/// Calls `f(name)` for each symbol reference `@name` (spelled as the lexer reads one) or
+/// `@"name"` in `text` (an attribute dictionary as written), outside string literals; `name`
+/// without the `@` and quotes.
+template <class F>
+void for_each_symbol_reference(std::string_view text, F&& f) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {  // a string literal: skip it, escapes included
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      continue;
+    }
+    if (text[i] != '@' || i + 1 >= text.size()) continue;
+    if (text[i + 1] == '"') {
+      const std::size_t end = text.find('"', i + 2);
+      if (end == std::string_view::npos) return;
+      f(text.substr(i + 2, end - i - 2));
+      i = end;
+      continue;
+    }
+    if (!Lexer::is_identifier_start(text[i + 1])) continue;
+    std::size_t end = i + 2;
+    while (end < text.size() && Lexer::is_identifier_char(text[end])) ++end;
+    f(text.substr(i + 1, end - i - 1));
+    i = end - 1;
+  }
+}
 
 }  // namespace kildall::ir

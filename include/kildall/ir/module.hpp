@@ -346,42 +346,14 @@ class OpRegistry;
 /// An op of no registered dialect written at module level, between functions (read with
 /// `--allow-unregistered-dialect`), in the one form such ops take there in MLIR's tests:
 /// `"dialect.op"() {attrs} : () -> ()`. It is opaque, and kept to be printed back; a function its
-/// attributes name (`{uses = [@f]}`) has a user other than a call (`for_each_symbol_reference`).
+/// attributes name (`{uses = [@f]}`) has a user other than a call (`for_each_symbol_reference`,
+/// lexer.hpp).
 struct ModuleLevelOp {
   std::string name;            ///< `dialect.op`.
   std::string attributes;      ///< Its attribute dictionary as written (`{...}`), or empty.
   std::uint32_t position = 0;  ///< The number of functions written before it.
   SourceLoc loc;               ///< Where it was written.
 };
-
-/// Calls `f(name)` for each symbol reference `@name` or `@"name"` in `text` (an attribute
-/// dictionary as written), outside string literals; `name` without the `@` and quotes.
-template <class F>
-void for_each_symbol_reference(std::string_view text, F&& f) {
-  const auto symbol_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
-           c == '.';
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '"') {  // a string literal: skip it, escapes included
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      continue;
-    }
-    if (text[i] != '@' || i + 1 >= text.size()) continue;
-    if (text[i + 1] == '"') {
-      const std::size_t end = text.find('"', i + 2);
-      if (end == std::string_view::npos) return;
-      f(text.substr(i + 2, end - i - 2));
-      i = end;
-      continue;
-    }
-    std::size_t end = i + 1;
-    while (end < text.size() && symbol_char(text[end])) ++end;
-    if (end > i + 1) f(text.substr(i + 1, end - i - 1));
-    i = end - 1;
-  }
-}
 
 /// A module: functions in textual order.
 struct Module {

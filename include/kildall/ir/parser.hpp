@@ -731,9 +731,13 @@ class OpAsmParser {
     const auto nothing = [&](std::string_view what) {
       error(token_.loc, "an operation at module level takes no " + std::string(what) + ", found " + quote(token_));
     };
-    expect(TokenKind::l_paren, "'(' (an operation at module level takes no operands)");
-    if (token_.kind != TokenKind::r_paren) nothing("operands");
-    consume();
+    // `()`: `open` names the '(' expected, `what` what may not stand inside.
+    const auto empty_list = [&](std::string_view open, std::string_view what) {
+      expect(TokenKind::l_paren, open);
+      if (token_.kind != TokenKind::r_paren) nothing(what);
+      consume();
+    };
+    empty_list("'(' (an operation at module level takes no operands)", "operands");
     if (token_.kind == TokenKind::l_square) nothing("successors");
     if (token_.kind == TokenKind::l_paren) nothing("regions");
     ModuleLevelOp op;
@@ -742,13 +746,9 @@ class OpAsmParser {
     op.position = static_cast<std::uint32_t>(module.functions.size());
     op.loc = name.loc;
     expect(TokenKind::colon, "':' and the op's function type");
-    expect(TokenKind::l_paren, "'('");
-    if (token_.kind != TokenKind::r_paren) nothing("operands");
-    consume();
+    empty_list("'('", "operands");
     expect(TokenKind::arrow, "'->'");
-    expect(TokenKind::l_paren, "'(' (an operation at module level has no results)");
-    if (token_.kind != TokenKind::r_paren) nothing("results");
-    consume();
+    empty_list("'(' (an operation at module level has no results)", "results");
     module.opaque_ops.push_back(std::move(op));
   }
 

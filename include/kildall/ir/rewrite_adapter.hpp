@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -125,58 +126,12 @@ class RewriteAdapter {
     if (fn_->values[v].is_block_argument) return std::nullopt;
     return fn_->values[v].owner;
   }
-  /// The ops using a value, one entry per use, in no particular order (a view of the adapter's
-  /// use list: valid until the next mutation).
-  class Users {
-   public:
-    /// Reads the owner of each operand slot.
-    class iterator {
-     public:
-      using iterator_category = std::forward_iterator_tag;  ///< Multi-pass, read-only.
-      using value_type = OpId;                     ///< An op.
-      using difference_type = std::ptrdiff_t;      ///< Distance between two uses.
-      using reference = OpId;                      ///< Ops are read by value.
-      using pointer = void;                        ///< No `->`.
-      iterator() = default;                        ///< A singular iterator.
-      /// At `slot`, owners read from `owner`.
-      iterator(const std::uint32_t* slot, const OpId* owner) : slot_(slot), owner_(owner) {}
-      /// The op of this use.
-      [[nodiscard]] OpId operator*() const { return owner_[*slot_]; }
-      /// The next use.
-      iterator& operator++() {
-        ++slot_;
-        return *this;
-      }
-      /// The next use (postfix).
-      iterator operator++(int) {
-        iterator before = *this;
-        ++slot_;
-        return before;
-      }
-      /// Same position.
-      friend bool operator==(const iterator& a, const iterator& b) { return a.slot_ == b.slot_; }
-
-     private:
-      const std::uint32_t* slot_ = nullptr;
-      const OpId* owner_ = nullptr;
-    };
-    /// The uses `slots`, their ops read from `owner`.
-    Users(std::span<const std::uint32_t> slots, const OpId* owner) : slots_(slots), owner_(owner) {}
-    /// The first use.
-    [[nodiscard]] iterator begin() const { return {slots_.data(), owner_}; }
-    /// Past the last use.
-    [[nodiscard]] iterator end() const { return {slots_.data() + slots_.size(), owner_}; }
-    /// The number of uses.
-    [[nodiscard]] std::size_t size() const { return slots_.size(); }
-    /// Whether there is none.
-    [[nodiscard]] bool empty() const { return slots_.empty(); }
-
-   private:
-    std::span<const std::uint32_t> slots_;
-    const OpId* owner_;
-  };
-  /// The ops using `v`, one entry per use.
-  [[nodiscard]] Users users(ValueId v) const { return Users(use_slots_[v], slot_owner_.data()); }
+  /// The ops using `v`, one entry per use, in no particular order (a view of the adapter's use
+  /// list: valid until the next mutation).
+  [[nodiscard]] auto users(ValueId v) const {
+    return std::views::transform(std::span<const std::uint32_t>(use_slots_[v]),
+                                 [owner = slot_owner_.data()](std::uint32_t slot) { return owner[slot]; });
+  }
   /// The number of uses of `v`.
   [[nodiscard]] std::size_t use_count(ValueId v) const { return use_slots_[v].size(); }
   /// Whether `op` has no effect (its record has `eval`, it is no terminator and owns no region)

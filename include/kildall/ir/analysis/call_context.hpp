@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include <kildall/ir/lexer.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/solver/call_graph.hpp>
