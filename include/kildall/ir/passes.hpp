@@ -176,11 +176,11 @@ inline void add_call_graph_options(std::vector<pass::PassOption>& options) {
   const CallGraphOptions defaults;
   options.push_back(pass::PassOption{
       "context-sensitive",
-      "At module level, one summary per distinct tuple of argument states a function is called with "
-      "(Sharir & Pnueli's functional approach); false: one per function, as MLIR's",
+      "At module level: one summary per tuple of argument states a function is called with (false: one "
+      "per function, as MLIR's)",
       defaults.context_sensitive ? "true" : "false", {"true", "false"}});
   options.push_back(pass::PassOption{"max-contexts",
-                                     "With context-sensitive: summaries per function before they collapse into one",
+                                     "With context-sensitive: summaries a function may have; one more merges them",
                                      std::to_string(defaults.max_contexts_per_procedure), {}, true});
 }
 
