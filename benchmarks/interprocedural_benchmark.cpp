@@ -7,7 +7,7 @@
 //   - chain 1: the private functions call nothing (four contexts each);
 //   - chain 10: they form chains of 10, @f<i> calling @f<i+1> with a value computed
 //     from its argument, so each passes its contexts on and they pile up along the
-//     chain until the cap collapses them.
+//     chain until the cap sends further tuples to the merged context.
 // Each timed iteration is the whole module-level solve and the final analysis of every
 // function (no rewrite); parsing is not timed.
 //
@@ -15,7 +15,7 @@
 //   build/release/benchmarks/interprocedural_benchmark
 //
 // Counters: solves (function solves, every context), contexts (in all), merged (functions
-// whose contexts collapsed at the cap), call_constants (call results the final analyses
+// whose tuples overflowed the cap into a merged context), call_constants (call results the final analyses
 // prove constant, of 4N + the chains' calls), summary_states (argument and result states
 // the contexts hold: the memory the contexts add, besides the one function's analysis
 // alive at a time).
@@ -108,7 +108,7 @@ void run(benchmark::State& state) {
     contexts = merged = summary_states = 0;
     for (std::uint32_t p = 0; p < result.contexts.contexts.size(); ++p) {
       contexts += result.contexts.contexts[p].size();
-      merged += options.context_sensitive && result.contexts.is_merged(p);
+      merged += options.context_sensitive && result.contexts.has_merged(p);
       for (const auto& c : result.contexts.contexts[p]) summary_states += c.arguments.size() + c.results.size();
     }
     benchmark::DoNotOptimize(constants);

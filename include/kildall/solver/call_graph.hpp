@@ -27,25 +27,31 @@
 ///
 /// Context-sensitive: each distinct tuple of operand states reported for a
 /// procedure gets a *keyed* context whose arguments are that tuple (a root
-/// starts with the tuple of unknown arguments, the outside callers'); a call
-/// whose operands have states `t` reads the join of the results of the keyed
-/// contexts whose key is below `t` (`t`'s own among them: at the fixpoint
-/// every reported tuple has its context, so the read is sound, and the join
-/// of the smaller ones keeps the read monotone in `t`, as a sparse solver
-/// checks, and costs nothing at the least fixpoint, where a larger key has
-/// larger results). Cap: once a procedure would get more than
-/// `max_contexts_per_procedure` keyed contexts, all of them *collapse* into
-/// one merged context (arguments: the join of every key; results: the join of
-/// every context's results, so every read only grows), and from then on the
-/// procedure is context-insensitive: its keyed contexts are no longer solved
-/// and every call reads the merged one (a bounded, k-limited variant of the
-/// functional approach; collapsing all, not just the overflow, keeps the read
-/// monotone). Recursion (cycles of the call graph, its strongly connected
-/// components) needs nothing special: a call with the same tuple reads its own
-/// context's results, which only grow, so a cycle is iterated to its fixpoint
-/// like a loop; a cycle that passes ever new tuples (`f(n)` calling
-/// `f(n + 1)`) creates at most the cap's contexts before its procedure
-/// collapses, so the cap also bounds the contexts of recursion.
+/// starts with the tuple of unknown arguments, the outside callers'), up to
+/// `max_contexts_per_procedure` of them; further tuples *overflow* into the
+/// procedure's merged context (its arguments: their join), so a procedure has
+/// at most the cap's keyed contexts plus one merged, and the first tuples keep
+/// their precision (a bounded variant of the functional approach).
+///
+/// A call whose operands have the states `t` reads the join of the results of
+/// (1) the keyed contexts whose key is below `t` (`t`'s own among them), and
+/// (2) the merged context, unless `t` lies below the key of a keyed context
+/// that no overflowed tuple lies below (such a context is *clean*). At the
+/// fixpoint every reported tuple has its keyed context or overflowed (and an
+/// overflowed tuple is below no clean key), so every read is sound. Both sets
+/// of contexts only grow as `t` grows (a key below `t` stays below; the tuples
+/// below clean keys are closed downwards), so a read is monotone in `t`, as a
+/// sparse solver checks, although `t` grows during the solve of the caller
+/// and a tuple has no context until that solve reports it; the keys below `t`
+/// other than its own cost nothing at the least fixpoint, where a larger key
+/// has larger results. Context-insensitive is the case without keyed
+/// contexts: every call reads the merged one. Recursion (cycles of the call
+/// graph, its strongly connected components) needs nothing special: a call
+/// with the same tuple reads its own context's results, which only grow, so a
+/// cycle is iterated to its fixpoint like a loop; a cycle that passes ever new
+/// tuples (`f(n)` calling `f(n + 1)`) fills the cap, then overflows into the
+/// merged context, whose arguments grow (widened, for intervals) until stable,
+/// so the cap bounds the contexts of recursion too.
 ///
 /// A procedure no root reaches through executable calls is never solved
 /// (`CallGraphResult::reached`). Summaries grow by `join`, and by `widen`
@@ -57,7 +63,8 @@
 ///
 /// Cost: with a cap of `k`, a procedure is solved in up to `k + 1` contexts,
 /// each possibly several times, and each call's read scans up to `k` keys;
-/// memory is up to `k + 1` summaries per procedure (docs/performance.md).
+/// memory is up to `k + 1` summaries per procedure (figures in
+/// docs/performance.md).
 ///
 /// The call graph is discovered, not declared: the solver only needs the
 /// number of procedures, their roots and their argument and result counts
@@ -127,6 +134,9 @@ struct ContextSummary {
   std::vector<SummaryState<L>> arguments;  ///< The arguments' states (a keyed context's key).
   std::vector<SummaryState<L>> results;    ///< The join of what its executable returns return.
   bool keyed = false;  ///< Keyed by its arguments (never change); false: the procedure's merged context.
+  /// For a keyed context: a tuple that overflowed into the merged context lies below its key, so
+  /// calls whose operands lie below its key also read the merged context (not *clean*).
+  bool above_overflow = false;
 };
 
 namespace detail {
@@ -153,6 +163,19 @@ template <class L, class Operands>
     if (!k) continue;
     const L* o = operand_state<L>(operand);
     if (o == nullptr || !k->leq(*o)) return false;
+  }
+  return true;
+}
+
+/// Whether `operands ⊑ key`, entry by entry (nothing is below everything).
+template <class L, class Operands>
+[[nodiscard]] bool operands_below(const Operands& operands, const std::vector<SummaryState<L>>& key) {
+  std::size_t i = 0;
+  for (const auto& operand : operands) {
+    if (i == key.size()) break;
+    const SummaryState<L>& k = key[i++];
+    const L* o = operand_state<L>(operand);
+    if (o != nullptr && (!k || !o->leq(*k))) return false;
   }
   return true;
 }
@@ -198,31 +221,41 @@ struct CallGraphContexts {
   /// Marks a procedure without a merged context.
   static constexpr std::uint32_t no_context = 0xffffffffu;
 
-  /// By procedure: its contexts (keyed ones in creation order; after a collapse, the merged one
-  /// last).
+  /// By procedure: its contexts (keyed ones in creation order, the merged one where it was made).
   std::vector<std::vector<ContextSummary<L>>> contexts;
-  /// By procedure: the index of its merged context, or `no_context` while it is context-sensitive.
+  /// By procedure: the index of its merged context, or `no_context` (none yet).
   std::vector<std::uint32_t> merged;
 
-  /// Whether procedure `p` has one merged context that every call reads (always when solved
-  /// context-insensitively; after a collapse when context-sensitively).
-  [[nodiscard]] bool is_merged(std::uint32_t p) const { return merged[p] != no_context; }
+  /// Whether procedure `p` has a merged context (always, solved context-insensitively; once a
+  /// tuple overflowed, context-sensitively).
+  [[nodiscard]] bool has_merged(std::uint32_t p) const { return merged[p] != no_context; }
+
+  /// Whether a call to `callee` whose operands have the states `operands` reads the merged
+  /// context of `callee`: it has one, and the operands lie below no clean keyed context's key.
+  template <class Operands>
+  [[nodiscard]] bool reads_merged(std::uint32_t callee, const Operands& operands) const {
+    if (!has_merged(callee)) return false;
+    for (const ContextSummary<L>& c : contexts[callee])
+      if (c.keyed && !c.above_overflow && detail::operands_below<L>(operands, c.arguments)) return false;
+    return true;
+  }
 
   /// The state of result `r` of a call to `callee` whose operands have the states `operands`
   /// (a range of `const L*`, nullptr for an uninitialized operand, or of `SummaryState<L>`):
-  /// the merged context's result, or the join over the keyed contexts whose key is below
-  /// `operands`; nothing when there is none yet. Monotone in `operands`.
+  /// the join of the results of the keyed contexts whose key is below `operands` and of the
+  /// merged one when `reads_merged`; nothing when there is none yet. Monotone in `operands`.
   template <class Operands>
   [[nodiscard]] SummaryState<L> call_result(std::uint32_t callee, std::size_t r, const Operands& operands) const {
     if (callee >= contexts.size()) return std::nullopt;
-    const std::vector<ContextSummary<L>>& of = contexts[callee];
-    if (is_merged(callee)) return r < of[merged[callee]].results.size() ? of[merged[callee]].results[r] : std::nullopt;
     SummaryState<L> joined;
-    for (const ContextSummary<L>& c : of) {
-      if (r >= c.results.size() || !c.results[r] || !detail::key_below<L>(c.arguments, operands)) continue;
+    const auto join = [&](const ContextSummary<L>& c) {
+      if (r >= c.results.size() || !c.results[r]) return;
       if (!joined) joined = c.results[r];
       else (void)joined->join(*c.results[r]);
-    }
+    };
+    for (const ContextSummary<L>& c : contexts[callee])
+      if (c.keyed && detail::key_below<L>(c.arguments, operands)) join(c);
+    if (reads_merged(callee, operands)) join(contexts[callee][merged[callee]]);
     return joined;
   }
 };
@@ -254,8 +287,8 @@ struct CallGraphOptions {
   /// One context per distinct tuple of argument states (true), or one per procedure (false:
   /// context-insensitive, MLIR's).
   bool context_sensitive = false;
-  /// With `context_sensitive`: the keyed contexts a procedure may have; one more collapses them
-  /// into its merged context (0: context-insensitive).
+  /// With `context_sensitive`: the keyed contexts a procedure may have; further tuples join its
+  /// merged context (0: context-insensitive).
   std::uint32_t max_contexts_per_procedure = 8;
 };
 
@@ -282,9 +315,9 @@ class CallGraphWorklist {
   CallGraphWorklist(CallGraphContexts<L>& contexts, const CallGraphOptions& options)
       : contexts_(&contexts), options_(&options), ids_(contexts.contexts.size()) {}
 
-  /// Adds a context to procedure `p`, queued when `queue`; its index in `p`'s contexts. It is
-  /// read by whoever reads a context of `p` whose key is above its own (all of them, for a
-  /// merged context): their calls' operands are above its key too.
+  /// Adds a context to procedure `p`, queued when `queue`; its index in `p`'s contexts. A keyed
+  /// one is read by whoever reads a keyed context of `p` whose key is above its own: their
+  /// calls' operands are above its key too. (A merged one starts unread: `spread_to_merged`.)
   std::uint32_t add(std::uint32_t p, ContextSummary<L> context, bool queue = true) {
     const auto index = static_cast<std::uint32_t>(contexts_->contexts[p].size());
     const auto id = static_cast<std::uint32_t>(where_.size());
@@ -293,7 +326,7 @@ class CallGraphWorklist {
     readers_.emplace_back();
     for (std::uint32_t other = 0; other < index; ++other) {
       const ContextSummary<L>& existing = contexts_->contexts[p][other];
-      if (context.keyed && !key_below<L>(context.arguments, existing.arguments)) continue;
+      if (!context.keyed || !existing.keyed || !key_below<L>(context.arguments, existing.arguments)) continue;
       for (const std::uint32_t reader : std::vector<std::uint32_t>(readers_[ids_[p][other]])) add_reader(id, reader);
     }
     contexts_->contexts[p].push_back(std::move(context));
@@ -309,6 +342,15 @@ class CallGraphWorklist {
   void enqueue_readers(std::uint32_t p, std::uint32_t c) {
     for (const std::uint32_t id : readers_[ids_[p][c]]) enqueue_id(id);
   }
+  /// The readers of keyed context `d` of `p` read its merged context too (a key above theirs is
+  /// no longer clean): recorded, and queued.
+  void spread_to_merged(std::uint32_t p, std::uint32_t d) {
+    const std::uint32_t merged = ids_[p][contexts_->merged[p]];
+    for (const std::uint32_t reader : std::vector<std::uint32_t>(readers_[ids_[p][d]])) {
+      add_reader(merged, reader);
+      enqueue_id(reader);
+    }
+  }
   /// The next context to solve, or false.
   bool pop(std::uint32_t& p, std::uint32_t& c) {
     if (worklist_.empty()) return false;
@@ -322,12 +364,11 @@ class CallGraphWorklist {
   /// contexts of `q` that `CallGraphContexts::call_result` joins for them.
   void record_call(std::uint32_t p, std::uint32_t c, std::uint32_t q, const std::vector<SummaryState<L>>& operands) {
     const std::uint32_t reader = ids_[p][c];
-    if (contexts_->is_merged(q)) {
-      add_reader(ids_[q][contexts_->merged[q]], reader);
-      return;
+    for (std::uint32_t d = 0; d < contexts_->contexts[q].size(); ++d) {
+      const ContextSummary<L>& context = contexts_->contexts[q][d];
+      if (context.keyed && key_below<L>(context.arguments, operands)) add_reader(ids_[q][d], reader);
     }
-    for (std::uint32_t d = 0; d < contexts_->contexts[q].size(); ++d)
-      if (key_below<L>(contexts_->contexts[q][d].arguments, operands)) add_reader(ids_[q][d], reader);
+    if (contexts_->reads_merged(q, operands)) add_reader(ids_[q][contexts_->merged[q]], reader);
   }
   /// Grows argument `a` of context `c` of `p` by `from`; true when it changed.
   bool grow_argument(std::uint32_t p, std::uint32_t c, std::size_t a, const SummaryState<L>& from) {
@@ -371,9 +412,8 @@ class CallGraphWorklist {
 /// `ProcedureReport<L>`. It must be monotone: larger arguments and call results give larger
 /// reports. Roots start with unknown arguments; others with nothing, and are solved once a
 /// solved procedure reports an executable call to them. The last call of `solve` for each
-/// context still in use (every context of a procedure that is not merged, else its merged one)
-/// saw the final summaries, so a caller that joins, per procedure, the last solve of each of
-/// those contexts has the interprocedural fixpoint.
+/// context saw the final summaries, so a caller that joins, per procedure, the last solve of
+/// each of its contexts has the interprocedural fixpoint.
 template <JoinSemiLattice L, CallGraphShape<L> G, class Solve>
   requires std::invocable<Solve&, const ContextInput<L>&>
 [[nodiscard]] CallGraphResult<L> solve_call_graph(const G& graph, Solve&& solve, const CallGraphOptions& options = {}) {
@@ -402,28 +442,8 @@ template <JoinSemiLattice L, CallGraphShape<L> G, class Solve>
     else if (root) (void)worklist.add(p, std::move(first));
     result.reached[p] = root;
   }
-  // Collapses the keyed contexts of `q` into a new merged context (arguments and results: the
-  // joins of theirs), which every call to `q` reads from now on.
-  const auto collapse = [&](std::uint32_t q) {
-    ContextSummary<L> merged = empty_context(q, false);
-    for (const ContextSummary<L>& c : contexts.contexts[q]) {
-      for (std::size_t a = 0; a < merged.arguments.size(); ++a) {
-        if (!c.arguments[a]) continue;
-        if (!merged.arguments[a]) merged.arguments[a] = c.arguments[a];
-        else (void)merged.arguments[a]->join(*c.arguments[a]);
-      }
-      for (std::size_t r = 0; r < merged.results.size(); ++r) {
-        if (!c.results[r]) continue;
-        if (!merged.results[r]) merged.results[r] = c.results[r];
-        else (void)merged.results[r]->join(*c.results[r]);
-      }
-    }
-    contexts.merged[q] = worklist.add(q, std::move(merged));
-    worklist.enqueue_readers(q, contexts.merged[q]);  // their reads of `q` change
-  };
   std::uint32_t p = 0, c = 0;
   while (worklist.pop(p, c)) {
-    if (contexts.is_merged(p) && c != contexts.merged[p]) continue;  // collapsed: no longer read
     if (++solves[p] > options.max_solves_per_procedure) {
       result.outcome.status = SolveStatus::visit_cap_reached;
       result.outcome.offending_node = p;
@@ -431,11 +451,7 @@ template <JoinSemiLattice L, CallGraphShape<L> G, class Solve>
       break;
     }
     ++result.solves;
-    ProcedureReport<L> report;
-    {
-      const ContextSummary<L>& context = contexts.contexts[p][c];
-      report = solve(ContextInput<L>{p, c, context.arguments, &contexts});
-    }
+    const ProcedureReport<L> report = solve(ContextInput<L>{p, c, contexts.contexts[p][c].arguments, &contexts});
     // What p passes: the context of each callee it reaches. (Calls are recorded before what p
     // returns: p may read its own results, through recursion, and must be solved again when
     // they grow below.)
@@ -444,24 +460,29 @@ template <JoinSemiLattice L, CallGraphShape<L> G, class Solve>
       if (q >= n) continue;
       const bool first = !result.reached[q];
       result.reached[q] = true;
-      if (contexts.is_merged(q)) {
+      std::vector<ContextSummary<L>>& of = contexts.contexts[q];
+      ContextSummary<L> keyed = empty_context(q, true);
+      for (std::size_t a = 0; a < call.operands.size() && a < keyed.arguments.size(); ++a)
+        keyed.arguments[a] = call.operands[a];
+      bool known = false;
+      for (const ContextSummary<L>& existing : of)
+        known = known || (existing.keyed && detail::same_tuple(existing.arguments, keyed.arguments));
+      if (sensitive && !known && !contexts.has_merged(q) && of.size() < options.max_contexts_per_procedure) {
+        (void)worklist.add(q, std::move(keyed));
+      } else if (!known) {  // into the merged context (the only one, context-insensitively)
+        if (!contexts.has_merged(q)) contexts.merged[q] = worklist.add(q, empty_context(q, false));
         const std::uint32_t m = contexts.merged[q];
         bool grew = first;
-        for (std::size_t a = 0; a < call.operands.size(); ++a) grew |= worklist.grow_argument(q, m, a, call.operands[a]);
+        for (std::size_t a = 0; a < keyed.arguments.size(); ++a)
+          grew |= worklist.grow_argument(q, m, a, keyed.arguments[a]);
         if (grew) worklist.enqueue(q, m);
-      } else {
-        ContextSummary<L> keyed = empty_context(q, true);
-        for (std::size_t a = 0; a < call.operands.size() && a < keyed.arguments.size(); ++a)
-          keyed.arguments[a] = call.operands[a];
-        bool known = false;
-        for (const ContextSummary<L>& existing : contexts.contexts[q])
-          known = known || detail::same_tuple(existing.arguments, keyed.arguments);
-        if (!known && contexts.contexts[q].size() < options.max_contexts_per_procedure) {
-          (void)worklist.add(q, std::move(keyed));
-        } else if (!known) {
-          collapse(q);  // one tuple too many: the new one joins the merged context
-          for (std::size_t a = 0; a < keyed.arguments.size(); ++a)
-            (void)worklist.grow_argument(q, contexts.merged[q], a, keyed.arguments[a]);
+        // The keyed contexts above the tuple are no longer clean: whoever reads one below them
+        // reads the merged context too.
+        for (std::uint32_t k = 0; k < of.size(); ++k) {
+          if (!of[k].keyed || of[k].above_overflow || !detail::operands_below<L>(keyed.arguments, of[k].arguments)) continue;
+          of[k].above_overflow = true;
+          for (std::uint32_t d = 0; d < of.size(); ++d)
+            if (of[d].keyed && detail::key_below<L>(of[d].arguments, of[k].arguments)) worklist.spread_to_merged(q, d);
         }
       }
       worklist.record_call(p, c, q, call.operands);

@@ -336,12 +336,16 @@ func.func @main(%unknown: i32) -> (i32, i32, i32, i32) {
   CHECK(sensitive == Constants{2, 3, 6, std::nullopt});
   CHECK(per_tuple.contexts.contexts[inc].size() == 3);  // 1, 2, anything
   CHECK(per_tuple.contexts.contexts[sum].size() == 4);  // 3, 2, 1, 0
-  CHECK_FALSE(per_tuple.contexts.is_merged(sum));
-  // A cap of 3: @inc keeps its three contexts, @sum collapses at its fourth (unknown again).
-  const auto [capped, capped_result] = returned_constants(contexts(true, 3));
+  CHECK_FALSE(per_tuple.contexts.has_merged(sum));
+  // A cap of 3: @sum(0) joins the merged context, alone there, so still exact.
+  CHECK(returned_constants(contexts(true, 3)).first == sensitive);
+  // A cap of 2: @sum(1) and @sum(0) join the merged context (argument: unknown), so @sum(2) and
+  // @sum(3) are unknown; @inc(1) and @inc(2) keep their contexts, @inc(%unknown) overflows.
+  const auto [capped, capped_result] = returned_constants(contexts(true, 2));
   CHECK(capped == Constants{2, 3, std::nullopt, std::nullopt});
-  CHECK(capped_result.contexts.is_merged(sum));
-  CHECK_FALSE(capped_result.contexts.is_merged(inc));
+  CHECK(capped_result.contexts.has_merged(sum));
+  CHECK(capped_result.contexts.has_merged(inc));
+  CHECK(capped_result.contexts.contexts[inc].size() == 3);
   // The rewrites keep what @main returns (the interpreter, after), and fold the three constants.
   for (const bool use_sccp : {true, false}) {
     Module rewritten = parse_and_verify(text, registry, "contexts.mlir");
