@@ -84,7 +84,7 @@ kildall_opt_test(kildall_opt_pass_pipeline_unknown_pass ARGS "--pass-pipeline=bu
                  STDERR_REGEX "1:26: error: 'scp' does not refer to a registered pass")
 kildall_opt_test(kildall_opt_pass_pipeline_bad_option ARGS "--pass-pipeline=builtin.module(func.func(sccp{max=1}))"
                  @EXAMPLES@/constants.mlir EXPECT_EXIT 1
-                 STDERR_REGEX "1:31: error: no such option 'max' for pass 'sccp' \\(it has none\\)")
+                 STDERR_REGEX "1:31: error: no such option 'max' for pass 'sccp' \\(options: context-sensitive, max-contexts\\)")
 kildall_opt_test(kildall_opt_pass_pipeline_with_flags ARGS -sccp "--pass-pipeline=builtin.module(sccp)"
                  @EXAMPLES@/constants.mlir EXPECT_EXIT 1
                  STDERR_REGEX "^kildall-opt: error: '--pass-pipeline' cannot be used with individual pass flags\n$")
@@ -118,5 +118,13 @@ kildall_opt_test(kildall_opt_help_lists_passes ARGS -help EXPECT_EXIT 0
                  STDOUT_REGEX "PASSES.*
   --sccp  +Sparse conditional constant propagation.*
   --int-range-optimizations  Replace values integer ranges prove constant")
-kildall_opt_test(kildall_opt_pass_flag_bad_value ARGS --sccp=3 @EXAMPLES@/constants.mlir EXPECT_EXIT 1
-                 STDERR_REGEX "^kildall-opt: error: --sccp=3: pass 'sccp' has no option to set to '3'\n$")
+kildall_opt_test(kildall_opt_pass_flag_bad_value ARGS --arith-unsigned-when-equivalent=3 @EXAMPLES@/constants.mlir EXPECT_EXIT 1
+                 STDERR_REGEX "^kildall-opt: error: --arith-unsigned-when-equivalent=3: pass 'arith-unsigned-when-equivalent' has no option to set to '3'\n$")
+kildall_opt_test(kildall_opt_pass_flag_bad_option_value ARGS --sccp=3 @EXAMPLES@/constants.mlir EXPECT_EXIT 1
+                 STDERR_REGEX "^kildall-opt: error: --sccp=3: invalid value '3' for option 'context-sensitive' of pass 'sccp' \\(expected one of: true, false\\)\n$")
+kildall_opt_test(kildall_opt_pass_flag_bad_count ARGS --sccp=max-contexts=-1 @EXAMPLES@/constants.mlir EXPECT_EXIT 1
+                 STDERR_REGEX "^kildall-opt: error: --sccp=max-contexts=-1: invalid value '-1' for option 'max-contexts' of pass 'sccp' \\(expected a count: 0 to 4294967295\\)\n$")
+kildall_opt_test(kildall_opt_sccp_calls ARGS --sccp @EXAMPLES@/calls.mlir EXPECT_EXIT 0
+                 EXPECT_STDOUT expected/calls.sccp.mlir)
+kildall_opt_test(kildall_opt_sccp_calls_context_sensitive ARGS --sccp=context-sensitive=true @EXAMPLES@/calls.mlir
+                 EXPECT_EXIT 0 EXPECT_STDOUT expected/calls.context-sensitive.mlir)

@@ -202,6 +202,7 @@ Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& pl
       std::optional<pass::PipelineElement> flag;
       try {
         flag = pass::pass_flag(arg, registry);
+        if (flag) (void)registry.find(flag->name)->resolve(flag->options);  // bad option values: said here, with the flag
       } catch (const pass::PipelineError& e) {
         throw UsageError{std::string(raw) + ": " + e.message()};
       }

@@ -31,6 +31,24 @@ TEST_CASE("options: defaults, values, unknown names, choices") {
   CHECK_THROWS_AS((void)sum.resolve({}).get("nothing"), std::out_of_range);
 }
 
+TEST_CASE("options: counts are checked when resolved") {
+  PassDefinition<toy::Ir> bounded{"bounded", "Bounded", "", {{"limit", "the limit", "8", {}, true}}, {}, {}};
+  CHECK(bounded.resolve({}).get_count("limit") == 8u);
+  CHECK(bounded.resolve({{"limit", "4294967295", true, 9}}).get_count("limit") == 4294967295u);
+  for (const char* bad : {"", "-1", "x", "8x", "4294967296", " 8"})
+    CHECK_THROWS_WITH_AS((void)bounded.resolve({{"limit", bad, true, 9}}),
+                         ("1:9: error: invalid value '" + std::string(bad) +
+                          "' for option 'limit' of pass 'bounded' (expected a count: 0 to 4294967295)").c_str(),
+                         PipelineError);
+  PassOptionValues values;
+  values.set("limit", "many");
+  CHECK_THROWS_AS((void)values.get_count("limit"), std::invalid_argument);
+  PassRegistry<toy::Ir> registry;
+  bounded.make_module_pass = [](const PassOptionValues&) -> ModulePassBody<toy::Ir> { return {}; };
+  registry.add(std::move(bounded));
+  CHECK(registry.help().find("        limit=<count>        the limit (default 8)\n") != std::string::npos);
+}
+
 TEST_CASE("registry: lookup, order, duplicates, help") {
   auto registry = toy::registry();
   CHECK(registry.find("double") != nullptr);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 #include <ostream>
 #include <string>
 
@@ -169,6 +170,28 @@ void check_converged(const CallGraphResult<L>& result, const PassContext& contex
                                std::string(to_string(result.outcome.status))});
 }
 
+/// Declares the options of a module-level interprocedural pass: `context-sensitive` (one
+/// context per argument tuple, `CallGraphOptions::context_sensitive`) and `max-contexts` (its cap).
+inline void add_call_graph_options(std::vector<pass::PassOption>& options) {
+  const CallGraphOptions defaults;
+  options.push_back(pass::PassOption{
+      "context-sensitive",
+      "At module level: one summary per tuple of argument states a function is called with (false: one "
+      "per function, as MLIR's)",
+      defaults.context_sensitive ? "true" : "false", {"true", "false"}});
+  options.push_back(pass::PassOption{"max-contexts",
+                                     "With context-sensitive: summaries a function may have; one more merges them",
+                                     std::to_string(defaults.max_contexts_per_procedure), {}, true});
+}
+
+/// The call-graph options a pass's `add_call_graph_options` values ask for.
+[[nodiscard]] inline CallGraphOptions call_graph_options(const pass::PassOptionValues& values) {
+  CallGraphOptions options;
+  options.context_sensitive = values.get("context-sensitive") == "true";
+  options.max_contexts_per_procedure = values.get_count("max-contexts");
+  return options;
+}
+
 }  // namespace detail
 
 /// Registers the IR's passes: `sccp` (SCCP, then constants and branches
@@ -184,7 +207,10 @@ void check_converged(const CallGraphResult<L>& result, const PassContext& contex
 /// (`analysis/interprocedural.hpp`: private functions' arguments and call
 /// results follow the calls); inside `func.func(...)` one function at a time,
 /// reading its analysis through the function's analysis manager and preserving
-/// everything when it changed nothing.
+/// everything when it changed nothing. At module level both take
+/// `context-sensitive` (default false, MLIR's behaviour) and `max-contexts`
+/// (default 8): `sccp{context-sensitive=true max-contexts=8}` solves one
+/// summary per argument tuple a function is called with (solver/call_graph.hpp).
 inline void register_ir_passes(IrPassRegistry& registry) {
   using pass::PreservedAnalyses;
   pass::PassDefinition<IrPasses> sccp;
@@ -198,8 +224,10 @@ inline void register_ir_passes(IrPassRegistry& registry) {
       return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };
-  sccp.make_module_pass = [](const pass::PassOptionValues&) -> pass::ModulePassBody<IrPasses> {
-    return [](Module& module, pass::ModuleAnalysisManager<IrPasses>&, const PassContext& context) {
+  detail::add_call_graph_options(sccp.options);
+  sccp.make_module_pass = [](const pass::PassOptionValues& values) -> pass::ModulePassBody<IrPasses> {
+    return [call_graph = detail::call_graph_options(values)](Module& module, pass::ModuleAnalysisManager<IrPasses>&,
+                                                             const PassContext& context) {
       bool changed = false;
       const auto result = solve_module_sccp(
           module, *context.registry, context.solver,
@@ -208,7 +236,7 @@ inline void register_ir_passes(IrPassRegistry& registry) {
             const SccpRewriteStats stats = apply_sccp(module.functions[f], analysis);
             changed = changed || stats.values_replaced + stats.ops_erased + stats.branches_folded > 0;
           },
-          detail::TracedConstruction{&context, "Inferring constant", describe_constant});
+          detail::TracedConstruction{&context, "Inferring constant", describe_constant}, call_graph);
       detail::check_converged(result, context, module);
       return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
@@ -225,8 +253,10 @@ inline void register_ir_passes(IrPassRegistry& registry) {
       return stats.changed() ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };
-  ranges.make_module_pass = [](const pass::PassOptionValues&) -> pass::ModulePassBody<IrPasses> {
-    return [](Module& module, pass::ModuleAnalysisManager<IrPasses>&, const PassContext& context) {
+  detail::add_call_graph_options(ranges.options);
+  ranges.make_module_pass = [](const pass::PassOptionValues& values) -> pass::ModulePassBody<IrPasses> {
+    return [call_graph = detail::call_graph_options(values)](Module& module, pass::ModuleAnalysisManager<IrPasses>&,
+                                                             const PassContext& context) {
       bool changed = false;
       const auto result = solve_module_int_ranges(
           module, *context.registry, context.solver,
@@ -236,7 +266,7 @@ inline void register_ir_passes(IrPassRegistry& registry) {
             detail::check_rewrite_converged(stats.cleanup, "int-range-optimizations", context, module.functions[f]);
             changed = stats.changed() || changed;
           },
-          detail::TracedConstruction{&context, "Inferring ranges", describe_range});
+          detail::TracedConstruction{&context, "Inferring ranges", describe_range}, call_graph);
       detail::check_converged(result, context, module);
       return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };

@@ -9,11 +9,15 @@
 /// functions). MLIR's `PassRegistration` and pass options (docs "Pass
 /// Infrastructure", "Pass Registration", "Instance Specific Pass Options").
 
+#include <charconv>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -54,6 +58,7 @@ struct PassOption {
   std::string description;           ///< One line for `--help`.
   std::string default_value;         ///< Used when the pipeline does not set it.
   std::vector<std::string> choices;  ///< The accepted values (empty: any).
+  bool count = false;                ///< The value is a count: decimal digits, below 2^32.
 };
 
 /// The option values a pass instance is made with (every declared option, defaults filled in).
@@ -73,6 +78,21 @@ class PassOptionValues {
     for (const auto& [n, v] : values_)
       if (n == name) return v;
     throw std::out_of_range("no pass option '" + std::string(name) + "'");
+  }
+  /// The value of `name` as a count (an option declared with `PassOption::count`, checked when
+  /// resolved; throws `std::invalid_argument` for any other text).
+  [[nodiscard]] std::uint32_t get_count(std::string_view name) const {
+    const std::string& text = get(name);
+    const std::optional<std::uint32_t> n = parse_count(text);
+    if (!n) throw std::invalid_argument("pass option '" + std::string(name) + "' is not a count: '" + text + "'");
+    return *n;
+  }
+  /// `text` as a count (decimal digits, below 2^32), or nothing.
+  [[nodiscard]] static std::optional<std::uint32_t> parse_count(std::string_view text) {
+    std::uint32_t n = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return n;
   }
   /// Every (name, value), in declaration order.
   [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& values() const noexcept { return values_; }
@@ -139,6 +159,9 @@ struct PassDefinition {
           throw PipelineError(w.column, "invalid value '" + w.value + "' for option '" + w.key + "' of pass '" +
                                             argument + "' (expected one of: " + list + ")");
       }
+      if (option->count && !PassOptionValues::parse_count(w.value))
+        throw PipelineError(w.column, "invalid value '" + w.value + "' for option '" + w.key + "' of pass '" +
+                                          argument + "' (expected a count: 0 to 4294967295)");
       values.set(w.key, w.value);
     }
     return values;
@@ -181,7 +204,7 @@ class PassRegistry {
     for (const auto& d : definitions_) {
       out += pad("  --" + d->argument, 29) + d->description + "\n";
       for (const PassOption& o : d->options) {
-        std::string value = "<value>";
+        std::string value = o.count ? "<count>" : "<value>";
         if (!o.choices.empty()) {
           value.clear();
           for (const std::string& c : o.choices) value += (value.empty() ? "" : "|") + c;

@@ -96,6 +96,14 @@ std::string unsound(const Module& m, const Seen& seen, const FinalStates<L>& sta
 bool constant_holds(const ConstantState& s, std::uint64_t bits) { return !s.is_constant() || s.constant() == bits; }
 bool range_holds(const Interval& s, std::uint64_t bits) { return s.contains(bits); }
 
+/// Call-graph options: one context per function, or per argument tuple up to `max_contexts`.
+kildall::CallGraphOptions contexts(bool sensitive, std::uint32_t max_contexts = 8) {
+  kildall::CallGraphOptions options;
+  options.context_sensitive = sensitive;
+  options.max_contexts_per_procedure = max_contexts;
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("module-level SCCP and ranges are sound for every call the public functions make, and their rewrites keep the results") {
@@ -103,64 +111,96 @@ TEST_CASE("module-level SCCP and ranges are sound for every call the public func
   kildall::fuzz::ProgramLimits limits;
   limits.max_functions = 5;
   limits.private_functions = true;
-  std::size_t privates_reached = 0, constants = 0;
+  std::size_t privates_reached = 0, constants = 0, gained_constants = 0, gained_ranges = 0;
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     std::mt19937_64 rng(seed);
     const kildall::fuzz::GeneratedProgram program = kildall::fuzz::generate_program(rng, limits);
     CAPTURE(program.text);
     const Module m = parse_and_verify(program.text, registry, "random.mlir");
     const Seen seen = run_public_functions(m, rng);
-    FinalStates<ConstantState> constant_states{std::vector<std::vector<std::optional<ConstantState>>>(m.functions.size()),
-                                               std::vector<std::vector<bool>>(m.functions.size())};
-    FinalStates<Interval> range_states{std::vector<std::vector<std::optional<Interval>>>(m.functions.size()),
-                                       std::vector<std::vector<bool>>(m.functions.size())};
-    const auto sccp = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
-      constant_states.keep(f, a);
-    });
     kildall::SolverOptions narrowing;
     narrowing.narrowing_passes = 2;
-    const auto ranges = solve_module_int_ranges(m, registry, narrowing, [&](std::uint32_t f, const IntRangeAnalysis& a) {
-      range_states.keep(f, a);
-    });
-    REQUIRE(sccp.converged());
-    REQUIRE(ranges.converged());
-    for (std::uint32_t f = 0; f < m.functions.size(); ++f) {
-      if (m.functions[f].visibility != Visibility::private_ || !sccp.reached[f]) continue;
-      ++privates_reached;
-      for (const auto& s : constant_states.values[f]) constants += s && s->is_constant();
-    }
-    CHECK(unsound(m, seen, constant_states, constant_holds) == "");
-    CHECK(unsound(m, seen, range_states, range_holds) == "");
-    // The rewrites, as `kildall-opt --sccp` / `--int-range-optimizations` run them.
-    for (const bool use_sccp : {true, false}) {
-      Module rewritten = parse_and_verify(program.text, registry, "random.mlir");
-      if (use_sccp) {
-        (void)solve_module_sccp(rewritten, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
-          (void)apply_sccp(rewritten.functions[f], a);
-        });
-      } else {
-        (void)solve_module_int_ranges(rewritten, registry, narrowing, [&](std::uint32_t f, const IntRangeAnalysis& a) {
-          (void)apply_int_range_optimizations(rewritten.functions[f], a);
-        });
+    // Context-insensitive (MLIR's), then per argument tuple with a cap small enough to collapse.
+    std::vector<FinalStates<ConstantState>> constant_states;
+    std::vector<FinalStates<Interval>> range_states;
+    for (const bool sensitive : {false, true}) {
+      CAPTURE(sensitive);
+      FinalStates<ConstantState>& constant = constant_states.emplace_back(FinalStates<ConstantState>{
+          std::vector<std::vector<std::optional<ConstantState>>>(m.functions.size()),
+          std::vector<std::vector<bool>>(m.functions.size())});
+      FinalStates<Interval>& range = range_states.emplace_back(FinalStates<Interval>{
+          std::vector<std::vector<std::optional<Interval>>>(m.functions.size()),
+          std::vector<std::vector<bool>>(m.functions.size())});
+      const auto sccp = solve_module_sccp(
+          m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) { constant.keep(f, a); }, PlainConstruction{},
+          contexts(sensitive, 3));
+      const auto ranges = solve_module_int_ranges(
+          m, registry, narrowing, [&](std::uint32_t f, const IntRangeAnalysis& a) { range.keep(f, a); },
+          PlainConstruction{}, contexts(sensitive, 3));
+      REQUIRE(sccp.converged());
+      REQUIRE(ranges.converged());
+      for (std::uint32_t f = 0; f < m.functions.size() && !sensitive; ++f) {
+        if (m.functions[f].visibility != Visibility::private_ || !sccp.reached[f]) continue;
+        ++privates_reached;
+        for (const auto& s : constant.values[f]) constants += s && s->is_constant();
       }
-      verify(rewritten);
-      const Module reparsed = parse_and_verify(print_module(rewritten), registry, "rewritten.mlir");
-      const Interpreter after(reparsed);
-      InterpreterOptions more;
-      more.max_steps = 40'000;
-      for (std::uint32_t f = 0; f < m.functions.size(); ++f)
-        for (std::size_t i = 0; i < seen.results[f].size(); ++i) {
-          if (seen.results[f][i].status != ExecStatus::returned) continue;
-          const ExecResult r = after.run(f, seen.inputs[f][i], more);
-          if (r.status != ExecStatus::returned || r.results != seen.results[f][i].results)
-            FAIL_CHECK((use_sccp ? "--sccp" : "--int-range-optimizations") << " changed @" << m.functions[f].name
-                                                                          << "\n" << print_module(rewritten));
+      CHECK(unsound(m, seen, constant, constant_holds) == "");
+      CHECK(unsound(m, seen, range, range_holds) == "");
+      // The rewrites, as `kildall-opt --sccp` / `--int-range-optimizations` run them.
+      for (const bool use_sccp : {true, false}) {
+        Module rewritten = parse_and_verify(program.text, registry, "random.mlir");
+        if (use_sccp) {
+          (void)solve_module_sccp(
+              rewritten, registry, {},
+              [&](std::uint32_t f, const SccpAnalysis& a) { (void)apply_sccp(rewritten.functions[f], a); },
+              PlainConstruction{}, contexts(sensitive, 3));
+        } else {
+          (void)solve_module_int_ranges(
+              rewritten, registry, narrowing,
+              [&](std::uint32_t f, const IntRangeAnalysis& a) {
+                (void)apply_int_range_optimizations(rewritten.functions[f], a);
+              },
+              PlainConstruction{}, contexts(sensitive, 3));
         }
+        verify(rewritten);
+        const Module reparsed = parse_and_verify(print_module(rewritten), registry, "rewritten.mlir");
+        const Interpreter after(reparsed);
+        InterpreterOptions more;
+        more.max_steps = 40'000;
+        for (std::uint32_t f = 0; f < m.functions.size(); ++f)
+          for (std::size_t i = 0; i < seen.results[f].size(); ++i) {
+            if (seen.results[f][i].status != ExecStatus::returned) continue;
+            const ExecResult r = after.run(f, seen.inputs[f][i], more);
+            if (r.status != ExecStatus::returned || r.results != seen.results[f][i].results)
+              FAIL_CHECK((use_sccp ? "--sccp" : "--int-range-optimizations") << " changed @" << m.functions[f].name
+                                                                            << "\n" << print_module(rewritten));
+          }
+      }
+    }
+    // Per argument tuple is never less precise: every state below the context-insensitive one.
+    for (std::uint32_t f = 0; f < m.functions.size(); ++f) {
+      CHECK(constant_states[1].values[f].size() == constant_states[0].values[f].size());  // the same functions reached
+      for (ValueId v = 0; v < constant_states[1].values[f].size(); ++v) {
+        const std::optional<ConstantState>& fine = constant_states[1].values[f][v];
+        const std::optional<ConstantState>& coarse = constant_states[0].values[f][v];
+        CHECK((!fine || (coarse && fine->leq(*coarse))));
+        gained_constants += fine && fine->is_constant() && !(coarse && coarse->is_constant());
+      }
+      for (ValueId v = 0; v < range_states[1].values[f].size(); ++v) {
+        const std::optional<Interval>& fine = range_states[1].values[f][v];
+        const std::optional<Interval>& coarse = range_states[0].values[f][v];
+        CHECK((!fine || (coarse && fine->leq(*coarse))));
+        gained_ranges += fine && coarse && *fine != *coarse;
+      }
     }
   }
-  MESSAGE("private functions reached: " << privates_reached << ", constants in them: " << constants);
+  MESSAGE("private functions reached: " << privates_reached << ", constants in them: " << constants
+                                        << "; per argument tuple, more constants: " << gained_constants
+                                        << ", narrower ranges: " << gained_ranges);
   CHECK(privates_reached > 60);  // the generated modules did exercise private callees
   CHECK(constants > 100);
+  CHECK(gained_constants > 0);  // and contexts did prove more
+  CHECK(gained_ranges > 0);
 }
 
 TEST_CASE("constants that only the call graph proves: through arguments, results and recursion") {
@@ -215,6 +255,124 @@ func.func @caller(%unknown: i32) -> (i32, i32) {
   });
   REQUIRE(range.has_value());
   CHECK(*range == Interval::constant(32, 14));
+}
+
+TEST_CASE("per argument tuple, each call reads its own context: f(1) and f(2) differ, recursion on a constant is exact") {
+  const OpRegistry registry;
+  const char* const text = R"(func.func private @inc(%x: i32) -> i32 {
+  %one = arith.constant 1 : i32
+  %r = arith.addi %x, %one : i32
+  return %r : i32
+}
+func.func private @sum(%n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %done = arith.cmpi eq, %n, %zero : i32
+  cf.cond_br %done, ^base, ^step
+^base:
+  return %zero : i32
+^step:
+  %m = arith.subi %n, %one : i32
+  %r = func.call @sum(%m) : (i32) -> i32
+  %s = arith.addi %n, %r : i32
+  return %s : i32
+}
+func.func @main(%unknown: i32) -> (i32, i32, i32, i32) {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %a = func.call @inc(%c1) : (i32) -> i32
+  %b = func.call @inc(%c2) : (i32) -> i32
+  %t = func.call @sum(%c3) : (i32) -> i32
+  %u = func.call @inc(%unknown) : (i32) -> i32
+  return %a, %b, %t, %u : i32, i32, i32, i32
+}
+)";
+  const Module m = parse_and_verify(text, registry, "contexts.mlir");
+  const std::uint32_t main = *m.find_function("main"), inc = *m.find_function("inc"), sum = *m.find_function("sum");
+  // The interpreter: @main returns 2, 3, 6 and its argument plus one.
+  const Interpreter interpreter(m);
+  for (const std::uint64_t x : {0u, 41u}) {
+    const ExecResult r = interpreter.run(main, std::vector<std::uint64_t>{x});
+    REQUIRE(r.status == ExecStatus::returned);
+    CHECK(r.results == std::vector<std::uint64_t>{2, 3, 6, x + 1});
+  }
+  const Function& fn = m.functions[main];
+  const auto returned = fn.operands_of(fn.terminator(0));
+  // What @main returns, by SCCP and by the ranges (a range of one value as that value).
+  const auto returned_constants = [&](const kildall::CallGraphOptions& options) {
+    std::vector<std::optional<std::uint64_t>> constants, ranges;
+    const auto sccp = solve_module_sccp(
+        m, registry, {},
+        [&](std::uint32_t f, const SccpAnalysis& a) {
+          if (f == main)
+            for (const ValueId v : returned) constants.push_back(a.constant(v));
+        },
+        PlainConstruction{}, options);
+    const auto range = solve_module_int_ranges(
+        m, registry, {},
+        [&](std::uint32_t f, const IntRangeAnalysis& a) {
+          if (f != main) return;
+          for (const ValueId v : returned) {
+            const Interval& i = *a.lookup(v);
+            ranges.push_back(i.umin() == i.umax() ? std::optional<std::uint64_t>(i.umin()) : std::nullopt);
+          }
+        },
+        PlainConstruction{}, options);
+    REQUIRE(sccp.converged());
+    REQUIRE(range.converged());
+    CHECK(constants == ranges);  // the two analyses agree on this module
+    return std::pair{constants, sccp};
+  };
+  using Constants = std::vector<std::optional<std::uint64_t>>;
+  // Context-insensitive (MLIR's): @inc's argument is 1, 2 or anything, @sum's anything.
+  const auto [insensitive, one_context] = returned_constants(contexts(false));
+  CHECK(insensitive == Constants{std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  CHECK(one_context.contexts.contexts[inc].size() == 1);
+  // A cap of 0 is the same solve.
+  CHECK(returned_constants(contexts(true, 0)).first == insensitive);
+  // Per argument tuple: @inc(1) = 2, @inc(2) = 3, and @sum(3) through @sum(2), @sum(1), @sum(0) = 6.
+  const auto [sensitive, per_tuple] = returned_constants(contexts(true));
+  CHECK(sensitive == Constants{2, 3, 6, std::nullopt});
+  CHECK(per_tuple.contexts.contexts[inc].size() == 3);  // 1, 2, anything
+  CHECK(per_tuple.contexts.contexts[sum].size() == 4);  // 3, 2, 1, 0
+  CHECK_FALSE(per_tuple.contexts.has_merged(sum));
+  // A cap of 3: @sum(0) joins the merged context, alone there, so still exact.
+  CHECK(returned_constants(contexts(true, 3)).first == sensitive);
+  // A cap of 2: @sum(1) and @sum(0) join the merged context (argument: unknown), so @sum(2) and
+  // @sum(3) are unknown; @inc(1) and @inc(2) keep their contexts, @inc(%unknown) overflows.
+  const auto [capped, capped_result] = returned_constants(contexts(true, 2));
+  CHECK(capped == Constants{2, 3, std::nullopt, std::nullopt});
+  CHECK(capped_result.contexts.has_merged(sum));
+  CHECK(capped_result.contexts.has_merged(inc));
+  CHECK(capped_result.contexts.contexts[inc].size() == 3);
+  // The rewrites keep what @main returns (the interpreter, after), and fold the three constants.
+  for (const bool use_sccp : {true, false}) {
+    Module rewritten = parse_and_verify(text, registry, "contexts.mlir");
+    if (use_sccp)
+      (void)solve_module_sccp(
+          rewritten, registry, {},
+          [&](std::uint32_t f, const SccpAnalysis& a) { (void)apply_sccp(rewritten.functions[f], a); },
+          PlainConstruction{}, contexts(true));
+    else
+      (void)solve_module_int_ranges(
+          rewritten, registry, {},
+          [&](std::uint32_t f, const IntRangeAnalysis& a) { (void)apply_int_range_optimizations(rewritten.functions[f], a); },
+          PlainConstruction{}, contexts(true));
+    verify(rewritten);
+    const Module reparsed = parse_and_verify(print_module(rewritten), registry, "rewritten.mlir");
+    for (const std::uint64_t x : {0u, 7u, 0xffffffffu}) {
+      const ExecResult r = Interpreter(reparsed).run(main, std::vector<std::uint64_t>{x});
+      REQUIRE(r.status == ExecStatus::returned);
+      CHECK(r.results == std::vector<std::uint64_t>{2, 3, 6, (x + 1) & 0xffffffffu});
+    }
+    const Function& after = reparsed.functions[main];
+    const auto operands = after.operands_of(after.terminator(0));
+    for (std::size_t i = 0; i < 3; ++i) {
+      CAPTURE(i);
+      CHECK(is(after.ops[after.values[operands[i]].owner].code, BuiltinOp::constant));  // folded
+    }
+  }
 }
 
 TEST_CASE("a private function that something other than a call names: its arguments are unknown, its results still flow") {

@@ -17,8 +17,10 @@
 /// root too (MLIR's SCCP tracks no argument of a function with non-call
 /// users). A call to a declaration (no body) is opaque.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -31,13 +33,20 @@
 namespace kildall::ir {
 
 /// The interprocedural facts one function's analysis reads (views into the call-graph
-/// solver's summaries, valid while it solves).
+/// solver's summaries, valid while it solves): during the call-graph solve, one context's
+/// arguments and every context of the callees (a call reads the ones its operands select);
+/// after it, the join over the function's contexts of its arguments and of what each of its
+/// calls read.
 template <class L>
 struct CallContext {
   /// The function's arguments' states (nothing yet: bottom).
   std::span<const SummaryState<L>> arguments;
-  /// By function of the module: its results' states.
-  const std::vector<std::vector<SummaryState<L>>>* callee_results = nullptr;
+  /// During the call-graph solve: every context of every function of the module.
+  const CallGraphContexts<L>* callees = nullptr;
+  /// After it: the results of the function's calls to functions of the module, sorted...
+  std::span<const ValueId> call_values;
+  /// ...and, by entry of `call_values`, the state its calls read (joined over the contexts).
+  std::span<const SummaryState<L>> call_value_states;
   /// By op of the function: the function of the module it calls, or `no_index`.
   std::span<const std::uint32_t> callee_of_op;
 
@@ -47,15 +56,20 @@ struct CallContext {
     if (!data.is_block_argument || data.owner != 0 || data.position >= arguments.size()) return nullptr;
     return &arguments[data.position];
   }
-  /// For a result of a call to a function of the module: the callee's summary of that result;
-  /// nullptr for any other value.
-  [[nodiscard]] const SummaryState<L>* call_result(const Function& fn, ValueId v) const {
+  /// For a result of a call to a function of the module whose operands have the states
+  /// `operands` (as a sparse transfer gets them): its state (`bottom` while it has none);
+  /// nothing for any other value.
+  template <class Operands>
+  [[nodiscard]] std::optional<L> call_result(const Function& fn, ValueId v, const Operands& operands,
+                                             const L& bottom) const {
     const ValueData& data = fn.values[v];
-    if (data.is_block_argument || data.owner >= callee_of_op.size() || callee_results == nullptr) return nullptr;
+    if (data.is_block_argument || data.owner >= callee_of_op.size()) return std::nullopt;
     const std::uint32_t callee = callee_of_op[data.owner];
-    if (callee == no_index) return nullptr;
-    const auto& results = (*callee_results)[callee];
-    return data.position < results.size() ? &results[data.position] : nullptr;
+    if (callee == no_index) return std::nullopt;
+    if (callees != nullptr) return callees->call_result(callee, data.position, operands).value_or(bottom);
+    const auto it = std::lower_bound(call_values.begin(), call_values.end(), v);
+    if (it == call_values.end() || *it != v) return bottom;
+    return call_value_states[static_cast<std::size_t>(it - call_values.begin())].value_or(bottom);
   }
 };
 

@@ -90,7 +90,7 @@ class IntRangeProblem {
       return infer_induction_variable(operand_states[0], operand_states[1], operand_states[2]);
     }
     if (context_ != nullptr)  // a call to a function of the module: what it returns
-      if (const SummaryState<Interval>* s = context_->call_result(fn, v)) return s->value_or(Interval::empty(width_of(v)));
+      if (std::optional<Interval> s = context_->call_result(fn, v, operand_states, Interval::empty(width_of(v)))) return *s;
     const OpId op = fn.values[v].owner;
     const OpCode code = fn.ops[op].code;
     const RangeHook* infer = code < registry_->op_count() ? &registry_->op(code).infer_ranges : nullptr;

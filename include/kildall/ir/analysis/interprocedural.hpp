@@ -1,25 +1,41 @@
 #pragma once
 /// \file
-/// SCCP and the integer ranges of a whole module, interprocedurally and
-/// context-insensitively, as MLIR's `--sccp` and `--int-range-optimizations`
-/// do on a `builtin.module`: the arguments of a private function are the join
-/// of what its executable calls pass, the results of a call to a function with
-/// a body are the join of what that function's executable returns return, and
-/// a public function's arguments are unknown. Procedure summaries are solved
-/// by `kildall::solve_call_graph` (Sharir & Pnueli 1981, one context per
-/// function; recursion is iterated like a loop), each function by the one
-/// sparse solver with a `CallContext` (call_context.hpp).
+/// SCCP and the integer ranges of a whole module, interprocedurally, as MLIR's
+/// `--sccp` and `--int-range-optimizations` do on a `builtin.module`: the
+/// arguments of a private function are the join of what its executable calls
+/// pass, the results of a call to a function with a body are the join of what
+/// that function's executable returns return, and a public function's
+/// arguments are unknown. Procedure summaries are solved by
+/// `kildall::solve_call_graph` (Sharir & Pnueli 1981; recursion is iterated
+/// like a loop), each function by the one sparse solver with a `CallContext`
+/// (call_context.hpp).
+///
+/// By default context-insensitively, as MLIR: one context per function. With
+/// `CallGraphOptions::context_sensitive`, one context per distinct tuple of
+/// argument states a function is called with (up to
+/// `max_contexts_per_procedure`, beyond which its contexts collapse into
+/// one): a call reads the results of the context its own operands select, so
+/// `f(1)` and `f(2)` of `f(x) = x + 1` are 2 and 3, not unknown. A function's
+/// body is shared by its contexts, so what rewrites it is one final solve
+/// with the join over its contexts of its arguments and of what each call
+/// read (the precision is gained at call results; a value whose state
+/// differs between contexts is the join of them, or above it where the
+/// contexts correlate).
 ///
 /// `solve_module` hands each function's final analysis to a callback, one at a
-/// time, so memory stays one function's analysis: a public function that calls
-/// no function of the module is final at its first solve; every other function
-/// reached is solved once more with the final summaries. A private function
-/// that no executable call reaches is never analysed (its code is dead, and
-/// the rewrites leave it as it is).
+/// time, so memory stays one function's analysis (plus, per function, the
+/// states its calls read): a public function that calls no function of the
+/// module is final at its first solve (its context of unknown arguments is
+/// above any other); every other function reached is solved once more with the
+/// final summaries. A private function that no executable call reaches is
+/// never analysed (its code is dead, and the rewrites leave it as it is).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include <kildall/ir/analysis/call_context.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
@@ -87,7 +103,8 @@ struct PlainConstruction {
 /// reached function `f` with its analysis at the interprocedural fixpoint (not at all when the
 /// call-graph solve did not converge). `unknown(t)` is the state of an argument of type `t`
 /// of a public function. `on_final` may rewrite function `f` (not another one).
-/// `construction.template make<Analysis>(fn, registry, options, context)` makes each analysis.
+/// `construction.template make<Analysis>(fn, registry, options, context)` makes each analysis;
+/// `call_graph_options` chooses one context per function or per argument tuple.
 template <class Analysis, class OnFinal, class Construction = PlainConstruction>
 [[nodiscard]] CallGraphResult<typename Analysis::lattice_type> solve_module(
     const Module& module, const OpRegistry& registry, const SolverOptions& options,
@@ -95,16 +112,34 @@ template <class Analysis, class OnFinal, class Construction = PlainConstruction>
     const Construction& construction = {}, const CallGraphOptions& call_graph_options = {}) {
   using L = typename Analysis::lattice_type;
   const ModuleCallGraph<L> graph(module, std::move(unknown));
-  std::vector<bool> done(module.functions.size(), false);
-  const auto context_of = [&](std::uint32_t f, const ProcedureSummaries<L>& summaries) {
-    return CallContext<L>{summaries.arguments[f], &summaries.results, graph.callee_of_op(f)};
-  };
-  const auto solve = [&](std::uint32_t f, const ProcedureSummaries<L>& summaries) {
+  const std::size_t n = module.functions.size();
+  std::vector<bool> done(n, false);
+  // By function: the results of its calls to functions of the module (sorted), and the join of
+  // what they read in every solve of every context (what they read only grows).
+  std::vector<std::vector<ValueId>> call_values(n);
+  std::vector<std::vector<SummaryState<L>>> call_reads(n);
+  for (std::uint32_t f = 0; f < n; ++f) {
     const Function& fn = module.functions[f];
-    const CallContext<L> context = context_of(f, summaries);
+    const std::span<const std::uint32_t> callees = graph.callee_of_op(f);
+    for (OpId op = 0; op < callees.size() && op < fn.ops.size(); ++op)
+      if (callees[op] != no_index && !fn.ops[op].erased)
+        for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) call_values[f].push_back(fn.ops[op].result_begin + r);
+    std::sort(call_values[f].begin(), call_values[f].end());
+    call_reads[f].resize(call_values[f].size());
+  }
+  const auto solve = [&](const ContextInput<L>& input) {
+    const std::uint32_t f = input.procedure;
+    const Function& fn = module.functions[f];
+    const CallContext<L> context{input.arguments, input.summaries, {}, {}, graph.callee_of_op(f)};
     const Analysis analysis = construction.template make<Analysis>(fn, registry, options, context);
     ProcedureReport<L> report = detail::procedure_report(analysis, fn, graph.callee_of_op(f));
-    if (graph.is_root(f) && !graph.calls_procedures(f)) {  // its inputs never change: final now
+    for (std::size_t k = 0; k < call_values[f].size(); ++k) {
+      const SummaryState<L> read = detail::summary_state_of(analysis, call_values[f][k]);
+      if (!read) continue;
+      if (!call_reads[f][k]) call_reads[f][k] = read;
+      else (void)call_reads[f][k]->join(*read);
+    }
+    if (graph.is_root(f) && !graph.calls_procedures(f) && !done[f]) {  // its inputs never change: final now
       on_final(f, analysis);
       done[f] = true;
     }
@@ -112,9 +147,10 @@ template <class Analysis, class OnFinal, class Construction = PlainConstruction>
   };
   CallGraphResult<L> result = solve_call_graph<L>(graph, solve, call_graph_options);
   if (!result.converged()) return result;
-  for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+  for (std::uint32_t f = 0; f < n; ++f) {
     if (done[f] || !result.reached[f]) continue;
-    const CallContext<L> context = context_of(f, result.summaries);
+    const CallContext<L> context{result.summaries.arguments[f], nullptr, call_values[f], call_reads[f],
+                                 graph.callee_of_op(f)};
     const Analysis analysis = construction.template make<Analysis>(module.functions[f], registry, options, context);
     on_final(f, analysis);
   }
@@ -125,20 +161,22 @@ template <class Analysis, class OnFinal, class Construction = PlainConstruction>
 template <class OnFinal, class Construction = PlainConstruction>
 [[nodiscard]] CallGraphResult<ConstantState> solve_module_sccp(const Module& module, const OpRegistry& registry,
                                                                const SolverOptions& options, OnFinal&& on_final,
-                                                               const Construction& construction = {}) {
+                                                               const Construction& construction = {},
+                                                               const CallGraphOptions& call_graph_options = {}) {
   return solve_module<SccpAnalysis>(
       module, registry, options, [](Type) { return ConstantState::top(); }, std::forward<OnFinal>(on_final),
-      construction);
+      construction, call_graph_options);
 }
 
 /// `solve_module` with the integer ranges (arguments of public functions: their whole type).
 template <class OnFinal, class Construction = PlainConstruction>
 [[nodiscard]] CallGraphResult<Interval> solve_module_int_ranges(const Module& module, const OpRegistry& registry,
                                                                 const SolverOptions& options, OnFinal&& on_final,
-                                                                const Construction& construction = {}) {
+                                                                const Construction& construction = {},
+                                                                const CallGraphOptions& call_graph_options = {}) {
   return solve_module<IntRangeAnalysis>(
       module, registry, options, [&registry](Type t) { return Interval::full(registry.bit_width(t)); },
-      std::forward<OnFinal>(on_final), construction);
+      std::forward<OnFinal>(on_final), construction, call_graph_options);
 }
 
 }  // namespace kildall::ir

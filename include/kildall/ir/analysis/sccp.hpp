@@ -160,7 +160,7 @@ class SccpProblem {
     const OpData& o = fn.ops[op];
     const OpDefinition& def = registry_->op(o.code);
     if (context_ != nullptr)  // a call to a function of the module: what it returns
-      if (const SummaryState<ConstantState>* s = context_->call_result(fn, v)) return s->value_or(ConstantState::bottom());
+      if (std::optional<ConstantState> s = context_->call_result(fn, v, operands, ConstantState::bottom())) return *s;
     if (!def.eval || def.terminator) return ConstantState::top();  // opaque: calls, ops without semantics
     // The op's own operands (a trailing extra one is the forwarded value's state).
     const std::size_t count = std::min<std::size_t>(operands.size(), fn.regular_operand_count(op));
