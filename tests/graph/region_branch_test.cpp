@@ -117,23 +117,24 @@ class ToyRegions {
     const ToyOp& br = p_->ops[ops.back()];
     return {{br.target, br.slot}};
   }
-  [[nodiscard]] std::vector<Branch> region_successors(std::size_t o) const {
+  using Flow = kildall::RegionFlowAt<std::size_t, std::size_t, std::vector<Branch>>;
+  /// An if enters then (arm 0) or else (arm 1) on its operand; a loop its body, or its results.
+  [[nodiscard]] Flow region_entry(std::size_t o) const {
     const ToyOp& op = p_->ops[o];
-    const std::span<const std::size_t> operands = op.operands;
-    const bool last = p_->blocks[op.block].ops.back() == o;
-    if (!last && op.kind == Kind::if_) return {{op.regions[0], {}, 0}, {op.regions[1], {}, 1}};
-    if (!last && op.kind == Kind::loop) return {{op.regions[0], operands.subspan(3), -1}, {Branch::parent, operands.subspan(3), -1}};
-    if (!last || op.kind != Kind::yield) return {};
-    const ToyOp& owner = p_->ops[p_->blocks[op.block].parent];
-    if (owner.kind == Kind::loop) return {{owner.regions[0], operands, -1}, {Branch::parent, operands, -1}};
-    return {{Branch::parent, operands, -1}};
+    const std::span<const std::size_t> iteration = std::span<const std::size_t>(op.operands).subspan(3 * (op.kind == Kind::loop));
+    if (op.kind == Kind::if_) return {o, {{op.regions[0], {}, 0}, {op.regions[1], {}, 1}}, op.operands[0]};
+    if (op.kind == Kind::loop) return {o, {{op.regions[0], iteration, -1}, {Branch::parent, iteration, -1}}, {}};
+    return {};
   }
-  [[nodiscard]] std::optional<std::size_t> deciding_operand(std::size_t o) const {
+  /// A yield goes to its if's results; or to its loop's next iteration, or the loop's results.
+  [[nodiscard]] Flow region_exit(std::size_t o) const {
     const ToyOp& op = p_->ops[o];
-    if (op.kind == Kind::if_ && p_->blocks[op.block].ops.back() != o) return op.operands[0];
-    return std::nullopt;
+    if (op.kind != Kind::yield) return {};
+    const std::size_t owner = p_->blocks[op.block].parent;
+    if (p_->ops[owner].kind == Kind::loop)
+      return {owner, {{p_->ops[owner].regions[0], op.operands, -1}, {Branch::parent, op.operands, -1}}, {}};
+    return {owner, {{Branch::parent, op.operands, -1}}, {}};
   }
-  [[nodiscard]] std::size_t parent_op(std::uint32_t b) const { return p_->blocks[b].parent; }
   [[nodiscard]] std::span<const std::size_t> induction_bounds(std::size_t o) const {
     const ToyOp& op = p_->ops[o];
     if (op.kind != Kind::loop) return {};

@@ -36,19 +36,22 @@
 ///   bool has_regions() const;                       // false: no op owns regions (the plain block graph)
 ///   range<O> ops(std::uint32_t b) const;            // b's ops in order; the last one is its terminator
 ///   range<BlockBranch> block_successors(std::uint32_t b) const;  // b's terminator's own branch slots
-///   range<RegionBranch<V>> region_successors(O o) const;  // see below
-///   std::optional<V> deciding_operand(O o) const;   // the operand the arms of o's region successors read
-///   O parent_op(std::uint32_t b) const;             // the op owning the region of b
+///   RegionFlowAt<O, V, range<RegionBranch<V>>> region_entry(O o) const;  // see below
+///   RegionFlowAt<O, V, range<RegionBranch<V>>> region_exit(O o) const;
 ///   // optional:
 ///   range<V> induction_bounds(O o) const;           // a loop's lower bound, upper bound, step (or none)
 /// };
 /// ```
 ///
-/// `region_successors(o)` says where control goes from `o`: for an op that
-/// is not the last of its block, the regions it enters first (an op with
-/// none owns no regions); for the last op of a block, the places the
-/// terminator of a region goes (none: it branches by `block_successors`, or
-/// returns). `induction_bounds(o)`, for a loop op, names three operands: the
+/// Both say where control goes from `o` (`successors`), which operand's
+/// value picks among them by their arms (`deciding`), and which op owns the
+/// regions (`owner`, whose results a successor to `parent` reaches).
+/// `region_entry(o)`, asked of every op but the last of its block: the
+/// regions `o` enters first, or straight to its results (`owner` is `o`; no
+/// successors: `o` owns no regions). `region_exit(o)`, asked of the last op
+/// of each block: the places it goes as the terminator of a region (`owner`
+/// is the op owning that region; no successors: it is no region's
+/// terminator and branches by `block_successors`, or returns). `induction_bounds(o)`, for a loop op, names three operands: the
 /// first argument of the entry of each region `o` enters is then an
 /// induction variable running from the first up to (excluding) the second
 /// by the third, which no edge forwards (the region edges into that block
@@ -85,6 +88,15 @@ struct RegionBranch {
   std::int8_t arm = -1;  ///< 0: taken only when the deciding operand is true, 1: only when false, -1: either.
 };
 
+/// What `region_entry(o)` and `region_exit(o)` return: where control goes from op `o` of a
+/// `RegionBranchProgram`.
+template <class O, class V, class Successors>
+struct RegionFlowAt {
+  O owner{};                  ///< The op owning the regions: `o`, or the owner of the region `o` ends.
+  Successors successors{};    ///< Where control goes (a range of `RegionBranch<V>`); empty: nowhere.
+  std::optional<V> deciding;  ///< The operand whose value the successors' arms read, if any.
+};
+
 /// One branch slot of a block's own terminator (a `cf.br`'s, a `cf.cond_br`'s two).
 struct BlockBranch {
   std::uint32_t target = 0;  ///< The successor block.
@@ -113,9 +125,12 @@ concept RegionBranchProgram =
       { p.has_regions() } -> std::convertible_to<bool>;
       { p.ops(b) } -> detail::RangeOf<region_op_t<P>>;
       { p.block_successors(b) } -> detail::RangeOf<BlockBranch>;
-      { p.region_successors(o) } -> detail::RangeOf<RegionBranch<region_value_t<P>>>;
-      { p.deciding_operand(o) } -> std::convertible_to<std::optional<region_value_t<P>>>;
-      { p.parent_op(b) } -> std::convertible_to<region_op_t<P>>;
+      { p.region_entry(o).owner } -> std::convertible_to<region_op_t<P>>;
+      { p.region_entry(o).successors } -> detail::RangeOf<RegionBranch<region_value_t<P>>>;
+      { p.region_entry(o).deciding } -> std::convertible_to<std::optional<region_value_t<P>>>;
+      { p.region_exit(o).owner } -> std::convertible_to<region_op_t<P>>;
+      { p.region_exit(o).successors } -> detail::RangeOf<RegionBranch<region_value_t<P>>>;
+      { p.region_exit(o).deciding } -> std::convertible_to<std::optional<region_value_t<P>>>;
     };
 
 /// Whether program `P` has loops with induction variables (`induction_bounds(o)`).
@@ -311,7 +326,7 @@ class RegionCfg {
           last[b] = std::move(op);
           break;
         }
-        if (empty_range(p.region_successors(op))) continue;
+        if (empty_range(p.region_entry(op).successors)) continue;
         const auto c = n + static_cast<std::uint32_t>(continuation_after_.size());
         next_part_[v] = c;
         v = c;
@@ -334,25 +349,27 @@ class RegionCfg {
       region_forwarded_.insert(region_forwarded_.end(), values.begin(), values.end());
       ++in_begin_[target + 1];
     };
-    // The region edges leaving vertex `v` by the region successors of `o` (an op owning regions,
-    // or a region's terminator); `parent()` is the continuation after the op owning the regions.
-    const auto follow = [&](std::uint32_t v, const O& o, const auto& parent) {
-      if (std::optional<V> d = p.deciding_operand(o)) deciding_[v] = std::move(d);
-      for (const RegionBranch<V> s : p.region_successors(o))
+    // The region edges leaving vertex `v` by the flow at `o` (an op owning regions, or a
+    // region's terminator); `parent()` is the continuation after the op owning the regions.
+    const auto follow = [&](std::uint32_t v, const auto& flow, const auto& parent) {
+      if (flow.deciding) deciding_[v] = flow.deciding;
+      for (const RegionBranch<V> s : flow.successors)
         add_region_edge(v, s.target == RegionBranch<V>::parent ? parent() : s.target, s.forwarded, s.arm);
     };
     for (std::uint32_t b = 0; b < n; ++b) {
       std::uint32_t v = b;
       for (std::uint32_t c = first_continuation[b]; c < first_continuation[b + 1]; ++c) {
         const O& op = continuation_after_[c];
-        follow(v, op, [&] { return n + c; });
-        if constexpr (RegionBranchProgramWithInduction<P>) note_induction(p, op);
+        const auto flow = p.region_entry(op);
+        follow(v, flow, [&] { return n + c; });
+        if constexpr (RegionBranchProgramWithInduction<P>) note_induction(p, op, flow.successors);
         v = n + c;
       }
       if (!last[b]) continue;
-      const O& terminator = *last[b];
-      if (!empty_range(p.region_successors(terminator))) {
-        follow(v, terminator, [&] { return continuation_.at(p.parent_op(b)); });
+      const auto flow = p.region_exit(*last[b]);
+      if (!empty_range(flow.successors)) {
+        // A region's terminator: to a region of its owner, or back to the owner's continuation.
+        follow(v, flow, [&] { return continuation_.at(flow.owner); });
         continue;
       }
       for (const BlockBranch s : p.block_successors(b)) {
@@ -372,14 +389,14 @@ class RegionCfg {
   }
 
   /// Records the induction variable of the regions loop `op` enters, if it has one.
-  template <class P>
-  void note_induction(const P& p, const O& op) {
+  template <class P, class Successors>
+  void note_induction(const P& p, const O& op, const Successors& successors) {
     auto&& bounds = p.induction_bounds(op);
     auto it = std::ranges::begin(bounds);
     if (it == std::ranges::end(bounds)) return;
     const auto begin = static_cast<std::uint32_t>(induction_values_.size());
     for (int i = 0; i < 3; ++i, ++it) induction_values_.push_back(*it);
-    for (const RegionBranch<V> s : p.region_successors(op)) {
+    for (const RegionBranch<V> s : successors) {
       if (s.target == RegionBranch<V>::parent) continue;
       if (induction_begin_.empty()) induction_begin_.assign(block_count_, no_vertex);
       induction_begin_[s.target] = begin;

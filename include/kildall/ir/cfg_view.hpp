@@ -53,6 +53,28 @@ using CfgEdge = kildall::RegionCfgEdge;
 /// flow records that the CFG view (hence the solvers and the verifier's dominance) and the
 /// interpreter share. `fn` and `registry` must outlive it.
 class FunctionRegions {
+  /// A flow record as a `RegionBranch`: the entry block of the region it enters, or the parent.
+  struct ToBranch {
+    const Function* fn;
+    OpId owner;
+    std::span<const ValueId> operands;
+    RegionBranch<ValueId> operator()(const RegionSuccessor& s) const {
+      const std::optional<RegionId> region = entered_region(*fn, owner, s);
+      return {region ? fn->regions[*region].first_block : RegionBranch<ValueId>::parent, s.forwarded(operands), s.arm};
+    }
+  };
+
+  /// The successors `successors` of `op` (whose operands they forward) of the regions of `owner`,
+  /// picked by `op`'s operand number `deciding` (-1: none).
+  [[nodiscard]] auto flow_at(OpId owner, std::span<const RegionSuccessor> successors, std::int32_t deciding,
+                             OpId op) const {
+    const std::span<const ValueId> operands = fn_->operands_of(op);
+    std::optional<ValueId> decided_by;
+    if (deciding >= 0) decided_by = operands[static_cast<std::size_t>(deciding)];
+    auto branches = successors | std::views::transform(ToBranch{fn_, owner, operands});
+    return RegionFlowAt<OpId, ValueId, decltype(branches)>{owner, branches, decided_by};
+  }
+
  public:
   using op_type = OpId;        ///< An op is its `OpId`.
   using value_type = ValueId;  ///< A value is its `ValueId`.
@@ -76,61 +98,32 @@ class FunctionRegions {
     return std::views::iota(begin, begin + count) |
            std::views::transform([fn = fn_](std::uint32_t s) { return BlockBranch{fn->successors[s].block, s}; });
   }
-  /// Where control goes from `op`: for an op owning regions that is not its block's last, its
-  /// flow's `from_op`; for a region's terminator (the last op of a block of a region whose owner
-  /// describes its flow), the region's `from_region`; nowhere for other ops.
-  [[nodiscard]] auto region_successors(OpId op) const {
-    const Site site = site_of(op);
-    return site.successors | std::views::transform(ToBranch{fn_, site.owner, site.operands});
+  /// Where `op` goes first, when it owns regions and its record describes their flow: its
+  /// flow's `from_op`, decided by `deciding_operand`; nowhere for other ops.
+  [[nodiscard]] auto region_entry(OpId op) const {
+    const RegionFlow& flow = registry_->op(fn_->ops[op].code).region_flow;
+    if (!flow.described()) return flow_at(no_index, {}, -1, op);
+    return flow_at(op, flow.from_op, flow.deciding_operand, op);
   }
-  /// The operand whose value picks among `region_successors(op)` by their arms, if any.
-  [[nodiscard]] std::optional<ValueId> deciding_operand(OpId op) const {
-    const Site site = site_of(op);
-    if (site.deciding < 0) return std::nullopt;
-    return site.operands[static_cast<std::size_t>(site.deciding)];
+  /// Where `op` goes when it is the terminator of a region whose owner describes its flow
+  /// (`scf.yield`, `scf.condition`): the region's `from_region`, decided by
+  /// `region_deciding_operand`; nowhere for other ops.
+  [[nodiscard]] auto region_exit(OpId op) const {
+    const std::optional<RegionExit> exit = ir::region_exit(*fn_, op, *registry_);
+    if (!exit) return flow_at(no_index, {}, -1, op);
+    return flow_at(exit->owner, exit->successors(), exit->deciding_operand(), op);
   }
-  /// The op owning the region of block `b` (`no_index` for the function body).
-  [[nodiscard]] OpId parent_op(BlockId b) const { return fn_->parent_op(b); }
   /// For a loop (`RegionFlow::induction_bounds`) whose body's entry has arguments: its lower
   /// bound, upper bound and step; none otherwise.
   [[nodiscard]] std::span<const ValueId> induction_bounds(OpId op) const {
     const std::int32_t bounds = registry_->op(fn_->ops[op].code).region_flow.induction_bounds;
+    if (bounds < 0) return {};
     const auto [first, last] = fn_->regions_of(op);
-    if (bounds < 0 || first == last || fn_->blocks[fn_->regions[first].first_block].argument_count == 0) return {};
+    if (first == last || fn_->blocks[fn_->regions[first].first_block].argument_count == 0) return {};
     return fn_->operands_of(op).subspan(static_cast<std::size_t>(bounds), 3);
   }
 
  private:
-  /// The region successors of one op, with what they are read against.
-  struct Site {
-    OpId owner = no_index;                       // the op owning the regions
-    std::span<const RegionSuccessor> successors;  // the flow's records
-    std::span<const ValueId> operands;           // the operands of the op going there
-    std::int32_t deciding = -1;                  // the operand the arms read
-  };
-  /// A flow record as a `RegionBranch`: the entry block of the region it enters, or the parent.
-  struct ToBranch {
-    const Function* fn;
-    OpId owner;
-    std::span<const ValueId> operands;
-    RegionBranch<ValueId> operator()(const RegionSuccessor& s) const {
-      const std::optional<RegionId> region = entered_region(*fn, owner, s);
-      return {region ? fn->regions[*region].first_block : RegionBranch<ValueId>::parent, s.forwarded(operands), s.arm};
-    }
-  };
-
-  [[nodiscard]] Site site_of(OpId op) const {
-    const Function& fn = *fn_;
-    if (op != fn.blocks[fn.ops[op].block].last_op) {
-      const RegionFlow& flow = registry_->op(fn.ops[op].code).region_flow;
-      if (!flow.described()) return {};
-      return {op, flow.from_op, fn.operands_of(op), flow.deciding_operand};
-    }
-    const std::optional<RegionExit> exit = region_exit(fn, op, *registry_);
-    if (!exit) return {};
-    return {exit->owner, exit->successors(), fn.operands_of(op), exit->deciding_operand()};
-  }
-
   const Function* fn_;
   const OpRegistry* registry_;
 };
