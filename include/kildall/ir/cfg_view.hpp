@@ -11,7 +11,7 @@
 ///
 /// Regions (`scf.if`, `scf.for`, `scf.while`) become edges too: the function
 /// models kildall's `RegionBranchProgram` (kildall/graph/region_branch.hpp)
-/// through `FunctionRegions`, which reads each op's `RegionFlow`
+/// through `FunctionRegions` (function_regions.hpp), which reads each op's `RegionFlow`
 /// (op_definition.hpp), and the view is the generic `RegionCfg` built from
 /// it: a block that holds ops owning regions is cut after each of them, the
 /// part after one being a *continuation* vertex (ids `blocks.size()` and up;
@@ -28,7 +28,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <utility>
 
@@ -36,6 +35,7 @@
 
 #include <kildall/graph/index_iterator.hpp>
 #include <kildall/graph/region_branch.hpp>
+#include <kildall/ir/function_regions.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 
@@ -47,88 +47,6 @@ using IndexIterator = kildall::IndexIterator<std::uint32_t>;
 /// A CFG edge: successor slot `successor` (index into `Function::successors`, or a region
 /// edge's id from `Function::successors.size()` on) from vertex `source` to `target`.
 using CfgEdge = kildall::RegionCfgEdge;
-
-/// A function's control flow through ops owning regions, as kildall's `RegionBranchProgram`
-/// (kildall/graph/region_branch.hpp), by the ops' records' `RegionFlow`: the one reading of the
-/// flow records that the CFG view (hence the solvers and the verifier's dominance) and the
-/// interpreter share. `fn` and `registry` must outlive it.
-class FunctionRegions {
-  /// A flow record as a `RegionBranch`: the entry block of the region it enters, or the parent.
-  struct ToBranch {
-    const Function* fn;
-    OpId owner;
-    std::span<const ValueId> operands;
-    RegionBranch<ValueId> operator()(const RegionSuccessor& s) const {
-      const std::optional<RegionId> region = entered_region(*fn, owner, s);
-      return {region ? fn->regions[*region].first_block : RegionBranch<ValueId>::parent, s.forwarded(operands), s.arm};
-    }
-  };
-
-  /// The successors `successors` of `op` (whose operands they forward) of the regions of `owner`,
-  /// picked by `op`'s operand number `deciding` (-1: none).
-  [[nodiscard]] auto flow_at(OpId owner, std::span<const RegionSuccessor> successors, std::int32_t deciding,
-                             OpId op) const {
-    const std::span<const ValueId> operands = fn_->operands_of(op);
-    std::optional<ValueId> decided_by;
-    if (deciding >= 0) decided_by = operands[static_cast<std::size_t>(deciding)];
-    auto branches = successors | std::views::transform(ToBranch{fn_, owner, operands});
-    return RegionFlowAt<OpId, ValueId, decltype(branches)>{owner, branches, decided_by};
-  }
-
- public:
-  using op_type = OpId;        ///< An op is its `OpId`.
-  using value_type = ValueId;  ///< A value is its `ValueId`.
-
-  /// The regions of `fn`, whose ops `registry` describes.
-  FunctionRegions(const Function& fn, const OpRegistry& registry) : fn_(&fn), registry_(&registry) {}
-
-  /// Number of blocks.
-  [[nodiscard]] std::size_t block_count() const { return fn_->blocks.size(); }
-  /// Number of successor slots (`Function::successors`); region edges are numbered after them.
-  [[nodiscard]] std::size_t successor_slot_count() const { return fn_->successors.size(); }
-  /// Whether any op owns regions.
-  [[nodiscard]] bool has_regions() const { return !fn_->regions.empty(); }
-  /// The ops of block `b`, in order.
-  [[nodiscard]] Function::BlockOps ops(BlockId b) const { return fn_->ops_of(b); }
-  /// The successor slots of `b`'s terminator (none for a block without ops).
-  [[nodiscard]] auto block_successors(BlockId b) const {
-    const OpId term = fn_->blocks[b].last_op;
-    const std::uint32_t begin = term == no_index ? 0 : fn_->ops[term].successor_begin;
-    const std::uint32_t count = term == no_index ? 0 : fn_->ops[term].successor_count;
-    return std::views::iota(begin, begin + count) |
-           std::views::transform([fn = fn_](std::uint32_t s) { return BlockBranch{fn->successors[s].block, s}; });
-  }
-  /// Where `op` goes first, when it owns regions and its record describes their flow: its
-  /// flow's `from_op`, decided by `deciding_operand`; nowhere for other ops.
-  [[nodiscard]] auto region_entry(OpId op) const {
-    const RegionFlow& flow = registry_->op(fn_->ops[op].code).region_flow;
-    if (!flow.described()) return flow_at(no_index, {}, -1, op);
-    return flow_at(op, flow.from_op, flow.deciding_operand, op);
-  }
-  /// Where `op` goes when it is the terminator of a region whose owner describes its flow
-  /// (`scf.yield`, `scf.condition`): the region's `from_region`, decided by
-  /// `region_deciding_operand`; nowhere for other ops.
-  [[nodiscard]] auto region_exit(OpId op) const {
-    const std::optional<RegionExit> exit = ir::region_exit(*fn_, op, *registry_);
-    if (!exit) return flow_at(no_index, {}, -1, op);
-    return flow_at(exit->owner, exit->successors(), exit->deciding_operand(), op);
-  }
-  /// For a loop (`RegionFlow::induction_bounds`) whose body's entry has arguments: its lower
-  /// bound, upper bound and step; none otherwise.
-  [[nodiscard]] std::span<const ValueId> induction_bounds(OpId op) const {
-    const std::int32_t bounds = registry_->op(fn_->ops[op].code).region_flow.induction_bounds;
-    if (bounds < 0) return {};
-    const auto [first, last] = fn_->regions_of(op);
-    if (first == last || fn_->blocks[fn_->regions[first].first_block].argument_count == 0) return {};
-    return fn_->operands_of(op).subspan(static_cast<std::size_t>(bounds), 3);
-  }
-
- private:
-  const Function* fn_;
-  const OpRegistry* registry_;
-};
-
-static_assert(RegionBranchProgramWithInduction<FunctionRegions>);
 
 /// The blocks of one function, and the continuations after its ops owning regions, as a
 /// bidirectional, indexed graph: kildall's `RegionCfg` of the function's `FunctionRegions`.
