@@ -25,14 +25,17 @@ namespace kildall::ir {
 /// A function's control flow through ops owning regions, as kildall's `RegionBranchProgram`, by
 /// the ops' records' `RegionFlow` (see the file comment). `fn` and `registry` must outlive it.
 class FunctionRegions {
-  /// A flow record as a `RegionBranch`: the entry block of the region it enters, or the parent.
+  /// A flow record as a `RegionBranch`: the entry block of the region it enters, or the parent
+  /// (`RegionSuccessor::parent`, or a region index the op does not have, e.g. a missing else).
   struct ToBranch {
     const Function* fn;
     OpId owner;
     std::span<const ValueId> operands;
     RegionBranch<ValueId> operator()(const RegionSuccessor& s) const {
-      const std::optional<RegionId> region = entered_region(*fn, owner, s);
-      return {region ? fn->regions[*region].first_block : RegionBranch<ValueId>::parent, s.forwarded(operands), s.arm};
+      const auto [first, last] = fn->regions_of(owner);
+      const bool parent = s.region == RegionSuccessor::parent || first + s.region >= last;
+      return {parent ? RegionBranch<ValueId>::parent : fn->regions[first + s.region].first_block, s.forwarded(operands),
+              s.arm};
     }
   };
 
@@ -81,9 +84,18 @@ class FunctionRegions {
   /// (`scf.yield`, `scf.condition`): the region's `from_region`, decided by
   /// `region_deciding_operand`; nowhere for other ops.
   [[nodiscard]] auto region_exit(OpId op) const {
-    const std::optional<RegionExit> exit = ir::region_exit(*fn_, op, *registry_);
-    if (!exit) return flow_at(no_index, {}, -1, op);
-    return flow_at(exit->owner, exit->successors(), exit->deciding_operand(), op);
+    const Function& fn = *fn_;
+    const OpData& o = fn.ops[op];
+    // A terminator without successors (not `func.return`) of a block of a region.
+    if (fn.regions.empty() || o.successor_count != 0 || is(o.code, BuiltinOp::return_) || !registry_->op(o.code).terminator)
+      return flow_at(no_index, {}, -1, op);
+    const OpId owner = fn.parent_op(o.block);
+    if (owner == no_index) return flow_at(no_index, {}, -1, op);
+    const RegionFlow& flow = registry_->op(fn.ops[owner].code).region_flow;
+    const std::uint32_t index = fn.regions[fn.region_of(o.block)].index;
+    if (!flow.described() || index >= flow.from_region.size()) return flow_at(no_index, {}, -1, op);
+    const std::int32_t deciding = index < flow.region_deciding_operand.size() ? flow.region_deciding_operand[index] : -1;
+    return flow_at(owner, flow.from_region[index], deciding, op);
   }
   /// For a loop (`RegionFlow::induction_bounds`) whose body's entry has arguments: its lower
   /// bound, upper bound and step; none otherwise.
