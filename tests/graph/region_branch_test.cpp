@@ -72,8 +72,12 @@ struct ToyProgram {
     return o;
   }
   std::size_t constant(std::uint32_t b, std::int32_t c) { return ops[add_op(b, Kind::constant, {}, 1, c)].results[0]; }
-  std::size_t add(std::uint32_t b, std::size_t x, std::size_t y) { return ops[add_op(b, Kind::add, {x, y}, 1)].results[0]; }
-  std::size_t less(std::uint32_t b, std::size_t x, std::size_t y) { return ops[add_op(b, Kind::less, {x, y}, 1)].results[0]; }
+  std::size_t add(std::uint32_t b, std::size_t x, std::size_t y) {
+    return ops[add_op(b, Kind::add, {x, y}, 1)].results[0];
+  }
+  std::size_t less(std::uint32_t b, std::size_t x, std::size_t y) {
+    return ops[add_op(b, Kind::less, {x, y}, 1)].results[0];
+  }
   void br(std::uint32_t b, std::uint32_t target, std::vector<std::size_t> passed) {
     const std::size_t o = add_op(b, Kind::br, std::move(passed));
     ops[o].target = target;
@@ -121,10 +125,10 @@ class ToyRegions {
   /// An if enters then (arm 0) or else (arm 1) on its operand; a loop its body, or its results.
   [[nodiscard]] Flow region_entry(std::size_t o) const {
     const ToyOp& op = p_->ops[o];
-    const std::span<const std::size_t> iteration = std::span<const std::size_t>(op.operands).subspan(3 * (op.kind == Kind::loop));
     if (op.kind == Kind::if_) return {o, {{op.regions[0], {}, 0}, {op.regions[1], {}, 1}}, op.operands[0]};
-    if (op.kind == Kind::loop) return {o, {{op.regions[0], iteration, -1}, {Branch::parent, iteration, -1}}, {}};
-    return {};
+    if (op.kind != Kind::loop) return {};
+    const auto iteration = std::span<const std::size_t>(op.operands).subspan(3);  // after the bounds
+    return {o, {{op.regions[0], iteration, -1}, {Branch::parent, iteration, -1}}, {}};
   }
   /// A yield goes to its if's results; or to its loop's next iteration, or the loop's results.
   [[nodiscard]] Flow region_exit(std::size_t o) const {
@@ -186,7 +190,9 @@ class ToyShape {
     if (cfg_.is_region_edge(e)) return cfg_.forwarded(e);
     return p_->ops[p_->blocks[cfg_.block_of(e.source)].ops.back()].operands;  // a br passes all its operands
   }
-  [[nodiscard]] std::span<const std::size_t> branch_operands(std::uint32_t v) const { return cfg_.deciding_operands(v); }
+  [[nodiscard]] std::span<const std::size_t> branch_operands(std::uint32_t v) const {
+    return cfg_.deciding_operands(v);
+  }
   [[nodiscard]] const ToyProgram& program() const { return *p_; }
 
  private:

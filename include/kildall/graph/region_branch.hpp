@@ -51,11 +51,12 @@
 /// successors: `o` owns no regions). `region_exit(o)`, asked of the last op
 /// of each block: the places it goes as the terminator of a region (`owner`
 /// is the op owning that region; no successors: it is no region's
-/// terminator and branches by `block_successors`, or returns). `induction_bounds(o)`, for a loop op, names three operands: the
-/// first argument of the entry of each region `o` enters is then an
-/// induction variable running from the first up to (excluding) the second
-/// by the third, which no edge forwards (the region edges into that block
-/// forward to its other arguments); an analysis computes it from the three
+/// terminator and branches by `block_successors`, or returns).
+/// `induction_bounds(o)`, for a loop op, names three operands: the first
+/// argument of the entry of each region `o` enters is then an induction
+/// variable running from the first up to (excluding) the second by the
+/// third, which no edge forwards (the region edges into that block forward
+/// to its other arguments); an analysis computes it from the three
 /// (`RegionCfg::induction_bounds`).
 ///
 /// The graph is built in O(blocks + ops + edges); rebuild it after a rewrite.

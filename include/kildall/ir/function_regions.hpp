@@ -87,15 +87,16 @@ class FunctionRegions {
     const Function& fn = *fn_;
     const OpData& o = fn.ops[op];
     // A terminator without successors (not `func.return`) of a block of a region.
-    if (fn.regions.empty() || o.successor_count != 0 || is(o.code, BuiltinOp::return_) || !registry_->op(o.code).terminator)
-      return flow_at(no_index, {}, -1, op);
+    const bool region_terminator = !fn.regions.empty() && o.successor_count == 0 && !is(o.code, BuiltinOp::return_) &&
+                                   registry_->op(o.code).terminator;
+    if (!region_terminator) return flow_at(no_index, {}, -1, op);
     const OpId owner = fn.parent_op(o.block);
     if (owner == no_index) return flow_at(no_index, {}, -1, op);
     const RegionFlow& flow = registry_->op(fn.ops[owner].code).region_flow;
     const std::uint32_t index = fn.regions[fn.region_of(o.block)].index;
     if (!flow.described() || index >= flow.from_region.size()) return flow_at(no_index, {}, -1, op);
-    const std::int32_t deciding = index < flow.region_deciding_operand.size() ? flow.region_deciding_operand[index] : -1;
-    return flow_at(owner, flow.from_region[index], deciding, op);
+    const auto& deciding = flow.region_deciding_operand;
+    return flow_at(owner, flow.from_region[index], index < deciding.size() ? deciding[index] : -1, op);
   }
   /// For a loop (`RegionFlow::induction_bounds`) whose body's entry has arguments: its lower
   /// bound, upper bound and step; none otherwise.

@@ -254,8 +254,9 @@ class Interpreter {
   /// Goes to region successor `s` of `owner`: a region's entry block, whose arguments get the
   /// forwarded values (after the induction variable `iv` of a loop's body), or back to `owner`'s
   /// results and the op after it.
-  void take(Frame& frame, const Function& fn, OpId owner, const RegionBranch<ValueId>& s, std::optional<std::uint64_t> iv,
-            std::vector<std::uint64_t>& scratch, const InterpreterOptions& options) const {
+  void take(Frame& frame, const Function& fn, OpId owner, const RegionBranch<ValueId>& s,
+            std::optional<std::uint64_t> iv, std::vector<std::uint64_t>& scratch,
+            const InterpreterOptions& options) const {
     scratch.assign(s.forwarded.size(), 0);
     for (std::size_t i = 0; i < s.forwarded.size(); ++i) scratch[i] = frame.registers[s.forwarded[i]];  // parallel copy
     const auto assign = [&](ValueId v, std::uint64_t bits) {
