@@ -240,11 +240,11 @@ class RegionCfg {
     if (r.arm < 0) return std::nullopt;
     return static_cast<std::uint32_t>(r.arm);
   }
-  /// The operand deciding which region edges leave `v` (the program's `deciding_operand` of the
+  /// The operand deciding which region edges leave `v` (the `deciding` of the program's flow at the
   /// op ending it): one value, or none.
   [[nodiscard]] std::span<const V> deciding_operands(std::uint32_t v) const {
-    if (deciding_.empty() || !deciding_[v]) return {};
-    return {&*deciding_[v], 1};
+    if (deciding_index_.empty() || deciding_index_[v] == no_vertex) return {};
+    return {deciding_values_.data() + deciding_index_[v], 1};
   }
   /// For a block whose first argument is a loop's induction variable: the loop's lower bound,
   /// upper bound and step; none for other blocks.
@@ -339,7 +339,7 @@ class RegionCfg {
     }
     first_continuation[n] = static_cast<std::uint32_t>(continuation_after_.size());
     vertex_count_ = n + static_cast<std::uint32_t>(continuation_after_.size());
-    deciding_.assign(vertex_count_, std::nullopt);
+    deciding_index_.assign(vertex_count_, no_vertex);
     // Edges, pushed block by block.
     in_begin_.assign(vertex_count_ + 1, 0);
     const auto add_region_edge = [&](std::uint32_t source, std::uint32_t target, std::span<const V> values,
@@ -353,7 +353,10 @@ class RegionCfg {
     // The region edges leaving vertex `v` by the flow at `o` (an op owning regions, or a
     // region's terminator); `parent()` is the continuation after the op owning the regions.
     const auto follow = [&](std::uint32_t v, const auto& flow, const auto& parent) {
-      if (flow.deciding) deciding_[v] = flow.deciding;
+      if (flow.deciding) {
+        deciding_index_[v] = static_cast<std::uint32_t>(deciding_values_.size());
+        deciding_values_.push_back(*flow.deciding);
+      }
       for (const RegionBranch<V> s : flow.successors)
         add_region_edge(v, s.target == RegionBranch<V>::parent ? parent() : s.target, s.forwarded, s.arm);
     };
@@ -411,7 +414,8 @@ class RegionCfg {
   Array<std::uint32_t> continuation_block_;      // by continuation - blocks: its block
   std::unordered_map<O, std::uint32_t> continuation_;  // op owning regions -> its continuation
   Array<std::uint32_t> next_part_;               // by vertex (regions only): the continuation after it
-  std::vector<std::optional<V>> deciding_;       // by vertex (regions only): the deciding operand
+  Array<std::uint32_t> deciding_index_;          // by vertex (regions only): its deciding operand in deciding_values_
+  Array<V> deciding_values_;
   Array<std::uint32_t> induction_begin_;         // by block, when any: its bounds in induction_values_
   Array<V> induction_values_;
   std::vector<RegionEdge> region_edges_;         // by region edge id - successor_slots_
