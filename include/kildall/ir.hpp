@@ -21,6 +21,7 @@
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/ir/types.hpp>
 #include <kildall/ir/verifier.hpp>
+#include <kildall/ir/function_regions.hpp>
 #include <kildall/ir/function_shape.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/sccp.hpp>

@@ -138,6 +138,7 @@ static_assert(kildall::SparseBranchProblem<ConstantPropagation, TinyShape>);
 static_assert(!kildall::SparseEdgeTransfer<ConstantPropagation, TinyShape>);
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/region_branch.hpp>
 #include <kildall/lattice/environment.hpp>
 #include <kildall/lattice/interval.hpp>
 #include <kildall/solver/sparse.hpp>
@@ -345,6 +346,49 @@ struct ShapeWithoutIndex {
 };
 static_assert(kildall::SsaProgram<ShapeWithoutIndex> && !kildall::SsaProgramWithBranchOperands<ShapeWithoutIndex>);
 }  // namespace sparse_listing
+
+// --- docs/solvers.md: "Structured control flow: regions" (the listing, verbatim) --
+namespace region_listing {
+using Op = std::uint32_t;
+using Value = std::size_t;
+template <class T>
+using Range = std::vector<T>;
+
+using Flow = kildall::RegionFlowAt<Op, Value, Range<kildall::RegionBranch<Value>>>;  // owner, successors, deciding
+
+struct Regions {
+  using op_type = Op;                                     // copyable and hashable
+  using value_type = Value;
+  std::size_t block_count() const;                        // blocks are numbered [0, block_count())
+  std::size_t successor_slot_count() const;               // the ids of the program's own branch slots
+  bool has_regions() const;                               // false: the plain block graph
+  Range<Op> ops(std::uint32_t b) const;                   // b's ops in order; the last is its terminator
+  Range<kildall::BlockBranch> block_successors(std::uint32_t b) const;  // its own slots: {target, id}
+  Flow region_entry(Op o) const;                          // where o goes first, if it owns regions
+  Flow region_exit(Op o) const;                           // where o goes as a region's terminator
+  // optional:
+  Range<Value> induction_bounds(Op o) const;              // a loop's lower bound, upper bound, step
+};
+
+// The listing is what the concept asks for, the optional member included; without it, still a program.
+static_assert(kildall::RegionBranchProgramWithInduction<Regions>);
+struct WithoutInduction {
+  using op_type = Op;
+  using value_type = Value;
+  std::size_t block_count() const;
+  std::size_t successor_slot_count() const;
+  bool has_regions() const;
+  Range<Op> ops(std::uint32_t b) const;
+  Range<kildall::BlockBranch> block_successors(std::uint32_t b) const;
+  Flow region_entry(Op o) const;
+  Flow region_exit(Op o) const;
+};
+static_assert(kildall::RegionBranchProgram<WithoutInduction> &&
+              !kildall::RegionBranchProgramWithInduction<WithoutInduction>);
+static_assert(!kildall::RegionBranchProgram<Flow>);
+// The flattened graph is an AnalysisGraph.
+static_assert(kildall::AnalysisGraph<kildall::RegionCfg<Op, Value>>);
+}  // namespace region_listing
 
 TEST_CASE("docs/solvers.md: sparse noise analysis, its trace and an incremental re-solve") {
   // --- docs/solvers.md: "Without a CFG" (verbatim) ---

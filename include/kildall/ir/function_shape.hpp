@@ -48,7 +48,7 @@ class FunctionShape {
 
   /// The shape of `fn`, whose ops owning regions `registry` describes.
   explicit FunctionShape(const Function& fn, const OpRegistry& registry = OpRegistry::builtins())
-      : fn_(&fn), registry_(&registry), cfg_(fn, registry) {
+      : fn_(&fn), cfg_(fn, registry) {
     const std::size_t n = cfg_.vertex_count();
     value_begin_.assign(n + 1, 0);
     block_values_.reserve(fn.values.size());  // op results are at most the values
@@ -66,14 +66,11 @@ class FunctionShape {
       }
       return;
     }
-    induction_.assign(fn.blocks.size(), false);
     for (std::uint32_t v = 0; v < n; ++v) {
-      if (v < fn.blocks.size() && induction_bounds(v) >= 0) {
-        induction_[v] = true;
-        block_values_.push_back(fn.argument(v, 0));
-      }
+      if (!cfg_.induction_bounds(v).empty()) block_values_.push_back(fn.argument(v, 0));
       if (v < fn.blocks.size()) push_unforwarded_arguments(v);
-      for (OpId op = cfg_.first_op(v); op != no_index && op != cfg_.part_end(v); op = fn.ops[op].next) {
+      const std::optional<OpId> end = cfg_.part_end(v);
+      for (OpId op = cfg_.first_op(v); op != no_index && op != end; op = fn.ops[op].next) {
         // (the op ending the part is left out: its results are the continuation's arguments)
         for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
       }
@@ -94,13 +91,13 @@ class FunctionShape {
   /// the op it follows.
   [[nodiscard]] auto block_arguments(BlockId b) const {
     if (b >= fn_->blocks.size()) {
-      const OpData& op = fn_->ops[cfg_.continuation_after(b)];
+      const OpData& op = fn_->ops[*cfg_.continuation_after(b)];
       return std::views::iota(op.result_begin, op.result_begin + op.result_count);
     }
     const BlockData& block = fn_->blocks[b];
     const ValueId end = block.argument_begin + block.argument_count;
     if (!opaque_entered_.empty() && opaque_entered_[b]) return std::views::iota(end, end);
-    const ValueId skip = !induction_.empty() && induction_[b] ? 1 : 0;
+    const ValueId skip = cfg_.induction_bounds(b).empty() ? 0 : 1;
     return std::views::iota(block.argument_begin + skip, end);
   }
   /// The results of `b`'s ops, in program order.
@@ -113,9 +110,8 @@ class FunctionShape {
   [[nodiscard]] std::span<const ValueId> operands(ValueId v) const {
     const ValueData& value = fn_->values[v];
     if (value.is_block_argument) {
-      if (induction_.empty() || !induction_[value.owner] || value.position != 0) return {};
-      const auto bounds = static_cast<std::size_t>(induction_bounds(value.owner));
-      return fn_->operands_of(fn_->parent_op(value.owner)).subspan(bounds, 3);
+      if (value.position != 0) return {};
+      return cfg_.induction_bounds(value.owner);  // a loop's induction variable, or none
     }
     return fn_->operands_of(value.owner).subspan(0, fn_->regular_operand_count(value.owner));
   }
@@ -131,7 +127,7 @@ class FunctionShape {
   [[nodiscard]] std::span<const ValueId> branch_operands(BlockId b) const {
     if (!fn_->regions.empty()) {
       if (const std::span<const ValueId> deciding = cfg_.deciding_operands(b); !deciding.empty()) return deciding;
-      if (cfg_.part_end(b) != no_index) return {};  // ends in an op owning regions, deciding nothing
+      if (cfg_.part_end(b)) return {};  // ends in an op owning regions, deciding nothing
       b = cfg_.block_of(b);
     }
     const OpId terminator = fn_->terminator(b);
@@ -163,19 +159,8 @@ class FunctionShape {
     }
   }
 
-  /// For the entry block of a loop's body: `RegionFlow::induction_bounds`; else -1.
-  [[nodiscard]] std::int32_t induction_bounds(BlockId b) const {
-    const OpId parent = fn_->parent_op(b);
-    if (parent == no_index || fn_->blocks[b].argument_count == 0) return -1;
-    const RegionData& region = fn_->regions[fn_->region_of(b)];
-    if (region.index != 0 || region.first_block != b) return -1;
-    return registry_->op(fn_->ops[parent].code).region_flow.induction_bounds;
-  }
-
   const Function* fn_;
-  const OpRegistry* registry_;
   CfgView cfg_;
-  std::vector<bool> induction_;  // by block (regions only): its first argument is an induction variable
   std::vector<bool> opaque_entered_;  // by block, when any: an unregistered terminator enters it (see the file comment)
   BodyArray<ValueId> block_values_;
   BodyArray<std::uint32_t> value_begin_;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include <kildall/ir/arith.hpp>
+#include <kildall/ir/function_regions.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 
@@ -137,39 +139,30 @@ class Interpreter {
       }
       const OpDefinition& def = registry_->op(code);
       // Regions: an op owning them enters one (or skips to its results), and a region's
-      // terminator goes where its parent's flow says (op_definition.hpp, `RegionFlow`).
-      if (def.region_flow.described() && !fn.regions.empty()) {
-        const RegionFlow& flow = def.region_flow;
-        const RegionSuccessor* next = nullptr;
-        if (flow.induction_bounds >= 0) {  // a loop: enter while the induction variable is below the bound
-          const auto b = static_cast<std::size_t>(flow.induction_bounds);
-          const bool enter = signed_less(fn, operands[b], regs[operands[b]], regs[operands[b + 1]]);
-          next = pick(flow.from_op, enter ? 0u : RegionSuccessor::parent);
-        } else {
-          next = choose(flow.from_op, flow.deciding_operand, operands, regs);
+      // terminator goes where its parent's flow says, read as the CFG view reads it
+      // (`FunctionRegions`, function_regions.hpp): a loop by its induction variable, others by the arms.
+      if (!fn.regions.empty() && (def.region_flow.described() || def.terminator)) {
+        const FunctionRegions regions(fn, *registry_);
+        const bool owner = def.region_flow.described();
+        const auto flow = owner ? regions.region_entry(frame.op) : regions.region_exit(frame.op);
+        if (!flow.successors.empty()) {
+          const std::span<const ValueId> bounds = regions.induction_bounds(flow.owner);
+          std::optional<RegionBranch<ValueId>> next;
+          std::optional<std::uint64_t> iv;
+          if (bounds.empty()) {
+            next = choose(flow.successors, flow.deciding, regs);
+          } else if (owner) {  // a loop: enter while the induction variable is below the bound
+            iv = regs[bounds[0]];
+            next = pick(flow.successors, signed_less(fn, bounds[0], *iv, regs[bounds[1]]));
+          } else {  // the loop's next iteration, or its end
+            const ValueId iv_value = fn.argument(fn.regions[fn.region_of(o.block)].first_block, 0);
+            iv = (regs[iv_value] + regs[bounds[2]]) & width_mask(fn.values[iv_value].type.width());
+            next = pick(flow.successors, signed_less(fn, iv_value, *iv, regs[bounds[1]]));
+          }
+          if (!next) return fail(ExecStatus::error, "no region successor to take", o.loc, outcome.steps);
+          take(frame, fn, flow.owner, *next, iv, scratch, options);
+          continue;
         }
-        if (next == nullptr) return fail(ExecStatus::error, "no region successor to take", o.loc, outcome.steps);
-        const std::uint64_t iv = flow.induction_bounds >= 0 ? regs[operands[static_cast<std::size_t>(flow.induction_bounds)]] : 0;
-        take(frame, fn, frame.op, *next, operands, iv, scratch, options);
-        continue;
-      }
-      if (const std::optional<RegionExit> exit = region_exit(fn, frame.op, *registry_)) {
-        const auto owner_operands = fn.operands_of(exit->owner);
-        const RegionSuccessor* next = nullptr;
-        std::uint64_t iv = 0;
-        if (exit->flow->induction_bounds >= 0 && exit->index == 0) {  // the loop's next iteration, or its end
-          const auto b = static_cast<std::size_t>(exit->flow->induction_bounds);
-          const ValueId iv_value = fn.argument(fn.regions[fn.region_of(o.block)].first_block, 0);
-          const unsigned width = fn.values[iv_value].type.width();
-          iv = (regs[iv_value] + regs[owner_operands[b + 2]]) & width_mask(width);
-          next = pick(exit->successors(),
-                      signed_less(fn, iv_value, iv, regs[owner_operands[b + 1]]) ? 0u : RegionSuccessor::parent);
-        } else {
-          next = choose(exit->successors(), exit->deciding_operand(), operands, regs);
-        }
-        if (next == nullptr) return fail(ExecStatus::error, "no region successor to take", o.loc, outcome.steps);
-        take(frame, fn, exit->owner, *next, operands, iv, scratch, options);
-        continue;
       }
       if (!def.eval) return fail(ExecStatus::error, "no interpreter semantics for '" + std::string(op_name(fn, frame.op, *registry_)) + "'", o.loc, outcome.steps);
       if (def.terminator) return fail(ExecStatus::error, "dialect terminators cannot be interpreted", o.loc, outcome.steps);
@@ -240,41 +233,41 @@ class Interpreter {
   static bool signed_less(const Function& fn, ValueId like, std::uint64_t a, std::uint64_t b) {
     return evaluate_compare(CmpPredicate::slt, a, b, fn.values[like].type.width());
   }
-  /// The successor of `options` going to `region` (`RegionSuccessor::parent` for the results).
-  static const RegionSuccessor* pick(std::span<const RegionSuccessor> options, std::uint32_t region) {
-    for (const RegionSuccessor& s : options)
-      if (s.region == region) return &s;
-    return nullptr;
+  /// The successor of `options` entering a region (`enter`), or the one back to the owner's results.
+  template <class Successors>
+  static std::optional<RegionBranch<ValueId>> pick(const Successors& options, bool enter) {
+    for (const RegionBranch<ValueId> s : options)
+      if ((s.target != RegionBranch<ValueId>::parent) == enter) return s;
+    return std::nullopt;
   }
   /// The successor of `options` whose arm the deciding operand takes (the first if none decides).
-  static const RegionSuccessor* choose(std::span<const RegionSuccessor> options, std::int32_t deciding,
-                                       std::span<const ValueId> operands, const std::vector<std::uint64_t>& regs) {
-    if (options.empty()) return nullptr;
-    if (deciding < 0) return &options.front();
-    const std::int8_t arm = regs[operands[static_cast<std::size_t>(deciding)]] != 0 ? 0 : 1;
-    for (const RegionSuccessor& s : options)
-      if (s.arm < 0 || s.arm == arm) return &s;
-    return nullptr;
+  template <class Successors>
+  static std::optional<RegionBranch<ValueId>> choose(const Successors& options, std::optional<ValueId> deciding,
+                                                     const std::vector<std::uint64_t>& regs) {
+    if (options.empty()) return std::nullopt;
+    if (!deciding) return options.front();
+    const std::int8_t arm = regs[*deciding] != 0 ? 0 : 1;
+    for (const RegionBranch<ValueId> s : options)
+      if (s.arm < 0 || s.arm == arm) return s;
+    return std::nullopt;
   }
-  /// Goes from `from` (an op owning regions, or a region's terminator whose operands are
-  /// `operands`) to successor `s` of `owner`: a region's entry block, whose arguments get the
+  /// Goes to region successor `s` of `owner`: a region's entry block, whose arguments get the
   /// forwarded values (after the induction variable `iv` of a loop's body), or back to `owner`'s
   /// results and the op after it.
-  void take(Frame& frame, const Function& fn, OpId owner, const RegionSuccessor& s, std::span<const ValueId> operands,
-            std::uint64_t iv, std::vector<std::uint64_t>& scratch, const InterpreterOptions& options) const {
-    const std::span<const ValueId> values = s.forwarded(operands);
-    scratch.assign(values.size(), 0);
-    for (std::size_t i = 0; i < values.size(); ++i) scratch[i] = frame.registers[values[i]];  // parallel copy
+  void take(Frame& frame, const Function& fn, OpId owner, const RegionBranch<ValueId>& s,
+            std::optional<std::uint64_t> iv, std::vector<std::uint64_t>& scratch,
+            const InterpreterOptions& options) const {
+    scratch.assign(s.forwarded.size(), 0);
+    for (std::size_t i = 0; i < s.forwarded.size(); ++i) scratch[i] = frame.registers[s.forwarded[i]];  // parallel copy
     const auto assign = [&](ValueId v, std::uint64_t bits) {
       frame.registers[v] = bits;
       if (options.on_value) options.on_value(frame.function, v, bits);
     };
-    if (const std::optional<RegionId> region = entered_region(fn, owner, s)) {
-      const BlockId entry = fn.regions[*region].first_block;
+    if (s.target != RegionBranch<ValueId>::parent) {
+      const BlockId entry = s.target;
       if (options.on_block) options.on_block(frame.function, entry);
-      const RegionFlow& flow = registry_->op(fn.ops[owner].code).region_flow;
-      const std::uint32_t skip = flow.induction_bounds >= 0 && s.region == 0 ? 1 : 0;
-      if (skip) assign(fn.argument(entry, 0), iv);
+      const std::uint32_t skip = iv ? 1 : 0;
+      if (iv) assign(fn.argument(entry, 0), *iv);
       for (std::uint32_t i = 0; i < scratch.size(); ++i) assign(fn.argument(entry, i + skip), scratch[i]);
       frame.op = fn.blocks[entry].first_op;
       return;

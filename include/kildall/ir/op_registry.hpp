@@ -160,43 +160,6 @@ class OpRegistry {
   return registry.op(o.code).name;
 }
 
-/// The region successor `s` of `owner` enters: a region id, or nullopt for `owner`'s results
-/// (`RegionSuccessor::parent`, or a region index the op does not have, e.g. a missing else).
-[[nodiscard]] inline std::optional<RegionId> entered_region(const Function& fn, OpId owner, const RegionSuccessor& s) {
-  const auto [first, last] = fn.regions_of(owner);
-  if (s.region == RegionSuccessor::parent || first + s.region >= last) return std::nullopt;
-  return first + s.region;
-}
-
-/// Where the terminator of a region goes, by the flow of the op owning the region.
-struct RegionExit {
-  OpId owner = no_index;           ///< The op owning the region.
-  std::uint32_t index = 0;         ///< The region's index among the owner's.
-  const RegionFlow* flow = nullptr;  ///< The owner's flow.
-  /// The places the terminator may go (`RegionFlow::from_region` of the region; none if absent).
-  [[nodiscard]] std::span<const RegionSuccessor> successors() const {
-    if (index >= flow->from_region.size()) return {};
-    return flow->from_region[index];
-  }
-  /// The terminator's operand whose value picks among `successors` by their arms (-1: none).
-  [[nodiscard]] std::int32_t deciding_operand() const {
-    return index < flow->region_deciding_operand.size() ? flow->region_deciding_operand[index] : -1;
-  }
-};
-
-/// If `op` is a terminator without successors (`scf.yield`, `scf.condition`; not
-/// `func.return`) ending a region whose owner describes its flow: where it goes.
-[[nodiscard]] inline std::optional<RegionExit> region_exit(const Function& fn, OpId op, const OpRegistry& registry) {
-  const OpData& o = fn.ops[op];
-  if (fn.regions.empty() || o.successor_count != 0 || is(o.code, BuiltinOp::return_) || !registry.op(o.code).terminator)
-    return std::nullopt;
-  const OpId owner = fn.parent_op(o.block);
-  if (owner == no_index) return std::nullopt;
-  const RegionFlow& flow = registry.op(fn.ops[owner].code).region_flow;
-  if (!flow.described()) return std::nullopt;
-  return RegionExit{owner, fn.regions[fn.region_of(o.block)].index, &flow};
-}
-
 /// Whether erasing `op` cannot change what the program does once none of its results is used
 /// (MLIR's `wouldOpBeTriviallyDead` without the uses): the one definition of "no side effect"
 /// every rewrite that erases unused ops reads (`RewriteAdapter::is_pure`, hence the greedy
