@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <span>
 #include <string>
 
 #include <kildall/ir/parser.hpp>
@@ -269,7 +270,7 @@ TEST_CASE("parse errors carry file:line:col") {
         "t.mlir:4:1: error: redefinition of symbol '@f'");
   CHECK(error_of("func.func @f() {\n  return ?\n}\n") == "t.mlir:2:10: error: unexpected character '?'");
   CHECK(error_of("module {\n  func.func @f() {\n    return\n  }\n") ==
-        "t.mlir:5:1: error: expected 'func.func' or '}', found end of file");
+        "t.mlir:5:1: error: expected 'func.func', 'module' or '}', found end of file");
   CHECK(error_of(head + "  %x = \"arith.addi\"(%a, %a) : (i32, i32) -> i32\n  return %x : i32\n}\n") ==
         "t.mlir:2:8: error: the generic form of the registered op 'arith.addi' is not supported: write its custom form");
   CHECK(error_of(head + "  %x = \"foo.op\"(%a) : (i32) -> i32\n  return %x : i32\n}\n") ==
@@ -435,7 +436,8 @@ func.func @g() {
   CHECK(m.opaque_ops[2].position == 2);
   CHECK(m.opaque_ops[1].loc.line == 5);
   std::vector<std::string> uses;
-  for_each_symbol_reference(m.opaque_ops[1].attributes, [&](std::string_view s) { uses.emplace_back(s); });
+  for_each_symbol_reference(m.opaque_ops[1].attributes,
+                            [&](std::span<const std::string_view> names) { uses.emplace_back(names[0]); });
   CHECK(uses == std::vector<std::string>{"f"});
   const std::string printed = print_module(m);
   CHECK(printed == R"(module {

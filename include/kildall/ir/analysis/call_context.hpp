@@ -8,14 +8,21 @@
 /// (module level, interprocedural.hpp); without one they are per function:
 /// arguments and call results unknown.
 ///
-/// Roots are the public functions with a body: code outside the module may
-/// call them with anything. A `private` or `nested` function is called only
-/// from the module, so its arguments are what its calls pass, unless
-/// something other than a call names it (a symbol reference in an attribute
-/// dictionary: of a module-level op, `"live.user"() {uses = [@f]} : () -> ()`,
-/// of an op, of a function): then it may be called from anywhere, and is a
-/// root too (MLIR's SCCP tracks no argument of a function with non-call
-/// users). A call to a declaration (no body) is opaque.
+/// Roots are the public functions with a body, in the top-level module or a
+/// nested one: code outside the module may call them with anything. A
+/// `private` or `nested` function is called only from the module, so its
+/// arguments are what its calls pass, unless something other than a call
+/// names it (a symbol reference in an attribute dictionary: of a module-level
+/// op, `"live.user"() {uses = [@f]} : () -> ()`, of an op, of a function, of
+/// a nested module; or a `func.constant @f`, whose value an indirect call may
+/// call): then it may be called from anywhere, and is a root too (MLIR's SCCP
+/// tracks no argument of a function with non-call users). As MLIR 16's
+/// dead-code analysis does, a reference in an attribute dictionary is
+/// resolved from the top-level module wherever it is written (`@f` inside
+/// `module @m` names the top level's `@f`, `@m::@f` names `@m`'s), a
+/// `func.constant`'s symbol in its own module's table, as calls are. A call
+/// to a declaration (no body) is opaque, and so is an indirect call
+/// (`func.call_indirect`): its results are unknown.
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +33,7 @@
 #include <kildall/ir/lexer.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/symbol_table.hpp>
 #include <kildall/solver/call_graph.hpp>
 
 namespace kildall::ir {
@@ -59,21 +67,29 @@ struct CallContext {
   }
 };
 
-/// By function of `module`: whether a symbol reference other than a call's names it (in the
-/// attribute dictionary of a module-level op, of an op, or of a function), so code the module
-/// does not show may call it (MLIR's "non-call users").
-[[nodiscard]] inline std::vector<bool> functions_named_otherwise(const Module& module) {
+/// By function of `module`: whether something other than a call names it (a symbol reference
+/// in the attribute dictionary of a module-level op, of an op, of a function or of a nested
+/// module, resolved from the top-level module as MLIR 16 does; or a `func.constant`), so code
+/// the module does not show may call it (MLIR's "non-call users").
+[[nodiscard]] inline std::vector<bool> functions_named_otherwise(const Module& module, const SymbolTables& symbols) {
   std::vector<bool> named(module.functions.size(), false);
   const auto mark = [&](std::string_view text) {
-    for_each_symbol_reference(text, [&](std::string_view name) {
-      if (const auto f = module.find_function(name)) named[*f] = true;
+    for_each_symbol_reference(text, [&](std::span<const std::string_view> names) {
+      const auto symbol = symbols.resolve(SymbolTables::top, names);
+      if (symbol && symbol->kind == Symbol::Kind::function) named[symbol->index] = true;
     });
   };
   for (const ModuleLevelOp& op : module.opaque_ops) mark(op.attributes);
-  for (const Function& fn : module.functions) {
+  for (const NestedModule& nested : module.nested_modules) mark(nested.attributes);
+  const std::vector<std::vector<std::uint32_t>> named_by_ops = functions_named_by_ops(module, symbols);
+  for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+    const Function& fn = module.functions[f];
     mark(fn.attributes);
     for (const OpAttributeText& a : fn.op_attributes)
       if (!fn.ops[a.op].erased) mark(fn.attributes_of(a.op));
+    for (OpId op = 0; op < fn.ops.size(); ++op)
+      if (named_by_ops[f][op] != no_index && module.registry->op(fn.ops[op].code).calls == CallKind::none)
+        named[named_by_ops[f][op]] = true;
   }
   return named;
 }
@@ -95,15 +111,21 @@ class ModuleCallGraph {
 
   /// The calls of `module` (which must outlive the graph and not change while it is used).
   ModuleCallGraph(const Module& module, UnknownState unknown)
-      : module_(&module), unknown_(std::move(unknown)), callee_of_op_(callees_by_op(module)) {
+      : module_(&module), unknown_(std::move(unknown)) {
+    const SymbolTables symbols(module);
+    callee_of_op_ = functions_named_by_ops(module, symbols);
     calls_procedures_.assign(module.functions.size(), false);
-    named_otherwise_ = functions_named_otherwise(module);
-    for (std::uint32_t f = 0; f < module.functions.size(); ++f)
-      for (std::uint32_t& callee : callee_of_op_[f]) {
+    named_otherwise_ = functions_named_otherwise(module, symbols);
+    for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+      const Function& fn = module.functions[f];
+      for (OpId op = 0; op < fn.ops.size(); ++op) {
+        std::uint32_t& callee = callee_of_op_[f][op];
         if (callee == no_index) continue;
-        if (module.functions[callee].is_declaration()) callee = no_index;  // opaque
+        if (module.functions[callee].is_declaration() || module.registry->op(fn.ops[op].code).calls != CallKind::symbol)
+          callee = no_index;  // opaque, or named without being called (`func.constant`)
         else calls_procedures_[f] = true;
       }
+    }
   }
 
   /// Number of functions.

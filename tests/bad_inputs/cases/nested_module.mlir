@@ -1,7 +1,0 @@
-module {
-  module {
-    func.func @f() {
-      return
-    }
-  }
-}
