@@ -257,3 +257,114 @@ func.func @caller() -> (i32, i32, i32, i32) {
   CHECK(returned[2] == std::optional<std::uint64_t>(1));  // only called, and a string is no reference
   CHECK_FALSE(returned[3].has_value());                    // named by an op's attribute
 }
+
+TEST_CASE("nested modules: each module's calls stay in its symbol table, roots as MLIR 16's SCCP finds them") {
+  // As `mlir-opt-16 --sccp` concludes on this module (the conformance case
+  // tests/conformance/cases/nested_modules.mlir runs both tools on it): inside @m, the private
+  // @p is only called, with 7, so it returns 7; the `@p` an op inside @m names is resolved from
+  // the top-level module (MLIR 16's dead-code analysis looks every non-call reference up from
+  // the analysed module), so it is the top level's @p whose arguments are unknown; `@m::@n` at
+  // the top level names @m's nested @n, whose arguments are then unknown too.
+  const OpRegistry registry;
+  const char* const text = R"(module {
+  module @m {
+    func.func private @p(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func nested @n(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func nested @q(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> (i32, i32, i32) {
+      %c = arith.constant 7 : i32
+      %r = func.call @p(%c) : (i32) -> i32
+      %s = func.call @n(%c) : (i32) -> i32
+      %t = func.call @q(%c) : (i32) -> i32
+      return %r, %s, %t : i32, i32, i32
+    }
+    "live.user"() {uses = [@p]} : () -> ()
+  }
+  "live.user"() {uses = [@m::@n]} : () -> ()
+  func.func private @p(%a: i32) -> i32 {
+    return %a : i32
+  }
+  func.func @top() -> i32 {
+    %c = arith.constant 3 : i32
+    %r = func.call @p(%c) : (i32) -> i32
+    return %r : i32
+  }
+}
+)";
+  const Module m = parse_and_verify(text, registry, "nested.mlir", {.allow_unregistered_ops = true});
+  REQUIRE(m.nested_modules.size() == 1);
+  const std::uint32_t caller = 3, top = 5;
+  REQUIRE(m.functions[caller].name == "caller");
+  REQUIRE(m.functions[top].name == "top");
+  std::vector<std::vector<std::optional<std::uint64_t>>> returned(m.functions.size());
+  const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+    const Function& fn = m.functions[f];
+    for (BlockId b = 0; b < fn.blocks.size(); ++b)
+      if (fn.terminator(b) != no_index && is(fn.ops[fn.terminator(b)].code, BuiltinOp::return_))
+        for (const ValueId v : fn.operands_of(fn.terminator(b))) returned[f].push_back(a.constant(v));
+  });
+  REQUIRE(result.converged());
+  const std::vector<std::optional<std::uint64_t>> seven{7}, unknown{std::nullopt};
+  CHECK(returned[0] == seven);    // @m::@p: only called, from @m
+  CHECK(returned[1] == unknown);  // @m::@n: named by `@m::@n` at the top level
+  CHECK(returned[2] == seven);    // @m::@q: nested, only called
+  CHECK(returned[caller] == std::vector<std::optional<std::uint64_t>>{7, std::nullopt, 7});
+  CHECK(returned[4] == unknown);  // the top level's @p: named by the `@p` written inside @m
+  CHECK(returned[top] == unknown);
+  // The interpreter agrees where the analysis is sure, and calls stay within each module.
+  const Interpreter interpreter(m);
+  const ExecResult ran = interpreter.run("m::@caller", {});
+  REQUIRE(ran.status == ExecStatus::returned);
+  CHECK(ran.results == std::vector<std::uint64_t>{7, 7, 7});
+  CHECK(interpreter.run("top", {}).results == std::vector<std::uint64_t>{3});
+}
+
+TEST_CASE("func.constant and func.call_indirect: the named function is a root, an indirect call's results are unknown") {
+  // As `mlir-opt-16 --sccp` concludes (tests/conformance/cases/call_indirect.mlir): @target is
+  // private and called directly with 5 only, but `func.constant @target` lets an indirect call
+  // reach it with anything; what an indirect call returns is unknown even when the only
+  // function it can call returns a constant.
+  const OpRegistry registry;
+  const char* const text = R"(func.func private @target(%x: i32) -> (i32, i32) {
+  %one = arith.constant 1 : i32
+  return %one, %x : i32, i32
+}
+func.func private @direct_only(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func @caller(%y: i32) -> (i32, i32, i32, i32) {
+  %c5 = arith.constant 5 : i32
+  %d:2 = func.call @target(%c5) : (i32) -> (i32, i32)
+  %f = func.constant @target : (i32) -> (i32, i32)
+  %i:2 = func.call_indirect %f(%y) : (i32) -> (i32, i32)
+  %k = func.call @direct_only(%c5) : (i32) -> i32
+  return %d#0, %d#1, %i#0, %k : i32, i32, i32, i32
+}
+)";
+  const Module m = parse_and_verify(text, registry, "indirect.mlir");
+  const std::uint32_t caller = *m.find_function("caller");
+  std::vector<std::optional<std::uint64_t>> returned;
+  std::optional<Interval> indirect_range;
+  const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+    if (f != caller) return;
+    const Function& fn = m.functions[f];
+    for (const ValueId v : fn.operands_of(fn.terminator(0))) returned.push_back(a.constant(v));
+  });
+  REQUIRE(result.converged());
+  CHECK(returned == std::vector<std::optional<std::uint64_t>>{1, std::nullopt, std::nullopt, 5});
+  (void)solve_module_int_ranges(m, registry, {}, [&](std::uint32_t f, const IntRangeAnalysis& a) {
+    if (f == caller) indirect_range = *a.lookup(m.functions[f].operands_of(m.functions[f].terminator(0))[2]);
+  });
+  REQUIRE(indirect_range.has_value());
+  CHECK(*indirect_range == Interval::full(32));
+  // The interpreter runs the indirect call: @target returns (1, %y).
+  const ExecResult ran = Interpreter(m).run(caller, std::vector<std::uint64_t>{9});
+  REQUIRE(ran.status == ExecStatus::returned);
+  CHECK(ran.results == std::vector<std::uint64_t>{1, 5, 1, 5});
+}
