@@ -296,7 +296,7 @@ template <class Source>
   bool has_calls = false;
   for (const ir::Function& fn : module.functions)
     for (const ir::OpData& op : fn.ops)
-      if (!op.erased && ir::is(op.code, ir::BuiltinOp::call)) has_calls = true;
+      if (!op.erased && module.registry->op(op.code).calls != ir::CallKind::none) has_calls = true;
   // 2. Soundness (and exactness) of the analyses.
   for (std::uint32_t f = 0; f < nf; ++f) {
     const ir::Function& fn = module.functions[f];

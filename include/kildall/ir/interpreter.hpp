@@ -143,6 +143,8 @@ class Interpreter {
         const std::uint64_t callee = indirect ? regs[operands[0]] : callee_[frame.function][frame.op];
         if (callee >= module_->functions.size() || module_->functions[callee].is_declaration())
           return fail(ExecStatus::error, "call to a function without body", o.loc, outcome.steps);
+        if (indirect && !agrees(fn, frame.op, module_->functions[callee]))  // a function value not made by `func.constant`
+          return fail(ExecStatus::error, "indirect call to a function of another type", o.loc, outcome.steps);
         scratch.clear();
         for (const ValueId v : operands.subspan(indirect ? 1 : 0)) scratch.push_back(regs[v]);
         const std::vector<std::uint64_t> arguments_copy = scratch;
@@ -215,6 +217,18 @@ class Interpreter {
     r.loc = loc;
     r.steps = steps;
     return r;
+  }
+
+  /// Whether `callee`'s signature is what indirect call `op` of `fn` passes and expects.
+  static bool agrees(const Function& fn, OpId op, const Function& callee) {
+    const auto arguments = fn.operands_of(op).subspan(1);
+    const OpData& o = fn.ops[op];
+    if (arguments.size() != callee.argument_types.size() || o.result_count != callee.result_types.size()) return false;
+    for (std::size_t i = 0; i < arguments.size(); ++i)
+      if (fn.values[arguments[i]].type != callee.argument_types[i]) return false;
+    for (std::uint32_t i = 0; i < o.result_count; ++i)
+      if (fn.values[o.result_begin + i].type != callee.result_types[i]) return false;
+    return true;
   }
 
   bool push_frame(std::vector<Frame>& stack, std::uint32_t function, std::span<const std::uint64_t> arguments,

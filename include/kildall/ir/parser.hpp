@@ -1163,6 +1163,8 @@ class OpAsmParser {
         const Token callee = expect(TokenKind::at_identifier, "the callee symbol");
         s.imm = intern(callee.text.substr(1));
         s.aux = static_cast<std::uint32_t>(callee.text.size() - 1);
+        if (token_.kind == TokenKind::colon)  // `@m::@f`, as MLIR: a call names a function of its own module
+          error(token_.loc, "'func.call' takes a flat symbol reference: a function of a nested module cannot be called from outside it");
         const std::vector<UnresolvedOperand> refs = parse_operand_list();
         s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':' and the callee's function type");

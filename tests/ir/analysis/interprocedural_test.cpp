@@ -96,15 +96,14 @@ std::string unsound(const Module& m, const Seen& seen, const FinalStates<L>& sta
 bool constant_holds(const ConstantState& s, std::uint64_t bits) { return !s.is_constant() || s.constant() == bits; }
 bool range_holds(const Interval& s, std::uint64_t bits) { return s.contains(bits); }
 
-}  // namespace
 
-TEST_CASE("module-level SCCP and ranges are sound for every call the public functions make, and their rewrites keep the results") {
+/// Module-level SCCP and ranges on `seeds` random modules of `limits`: sound for every call the
+/// public functions make, and their rewrites keep the results. Returns (private functions
+/// reached, constants in them).
+std::pair<std::size_t, std::size_t> check_module_level(const kildall::fuzz::ProgramLimits& limits, std::uint64_t seeds) {
   const OpRegistry registry;
-  kildall::fuzz::ProgramLimits limits;
-  limits.max_functions = 5;
-  limits.private_functions = true;
   std::size_t privates_reached = 0, constants = 0;
-  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     std::mt19937_64 rng(seed);
     const kildall::fuzz::GeneratedProgram program = kildall::fuzz::generate_program(rng, limits);
     CAPTURE(program.text);
@@ -158,9 +157,30 @@ TEST_CASE("module-level SCCP and ranges are sound for every call the public func
         }
     }
   }
+  return {privates_reached, constants};
+}
+
+}  // namespace
+
+TEST_CASE("module-level SCCP and ranges are sound for every call the public functions make, and their rewrites keep the results") {
+  kildall::fuzz::ProgramLimits limits;
+  limits.max_functions = 5;
+  limits.private_functions = true;
+  const auto [privates_reached, constants] = check_module_level(limits, 400);
   MESSAGE("private functions reached: " << privates_reached << ", constants in them: " << constants);
   CHECK(privates_reached > 60);  // the generated modules did exercise private callees
   CHECK(constants > 100);
+}
+
+TEST_CASE("the same with indirect calls and functions in a nested module") {
+  kildall::fuzz::ProgramLimits limits;
+  limits.max_functions = 5;
+  limits.private_functions = true;
+  limits.indirect_calls = true;
+  limits.nested_modules = true;
+  const auto [privates_reached, constants] = check_module_level(limits, 300);
+  MESSAGE("private functions reached: " << privates_reached << ", constants in them: " << constants);
+  CHECK(privates_reached > 30);
 }
 
 TEST_CASE("constants that only the call graph proves: through arguments, results and recursion") {

@@ -1,0 +1,9 @@
+module {
+  module @m {
+    func.func @f() {
+      return
+    }
+    module @f {
+    }
+  }
+}
