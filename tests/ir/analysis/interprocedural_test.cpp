@@ -388,3 +388,91 @@ func.func @caller(%y: i32) -> (i32, i32, i32, i32) {
   REQUIRE(ran.status == ExecStatus::returned);
   CHECK(ran.results == std::vector<std::uint64_t>{1, 5, 1, 5});
 }
+
+TEST_CASE("references in a module without function bodies name nothing; a func.constant names its own module's function") {
+  // As `mlir-opt-16 --sccp` concludes on the first module: the top level holds only a
+  // declaration, so MLIR 16's dead-code analysis does not look at the references written in it
+  // and `@m::@p` leaves @m's nested @p tracked (its argument folds to 7).
+  const OpRegistry registry;
+  const auto returns_of = [&](const Module& m) {
+    std::vector<std::vector<std::optional<std::uint64_t>>> returned(m.functions.size());
+    const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+      const Function& fn = m.functions[f];
+      for (const ValueId v : fn.operands_of(fn.terminator(0))) returned[f].push_back(a.constant(v));
+    });
+    REQUIRE(result.converged());
+    return returned;
+  };
+  const Module declarations_only = parse_and_verify(R"(module {
+  func.func private @ext(i32) -> i32
+  module @m {
+    func.func nested @p(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> i32 {
+      %c = arith.constant 7 : i32
+      %r = func.call @p(%c) : (i32) -> i32
+      return %r : i32
+    }
+  }
+  "live.user"() {uses = [@m::@p]} : () -> ()
+}
+)",
+                                                    registry, "decl.mlir", {.allow_unregistered_ops = true});
+  CHECK(returns_of(declarations_only)[1] == std::vector<std::optional<std::uint64_t>>{7});
+  // With a function body at the top level, the same reference makes @m's @p a root.
+  const Module with_body = parse_and_verify(R"(module {
+  func.func @top() {
+    return
+  }
+  module @m {
+    func.func nested @p(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> i32 {
+      %c = arith.constant 7 : i32
+      %r = func.call @p(%c) : (i32) -> i32
+      return %r : i32
+    }
+  }
+  "live.user"() {uses = [@m::@p]} : () -> ()
+}
+)",
+                                            registry, "body.mlir", {.allow_unregistered_ops = true});
+  CHECK(returns_of(with_body)[1] == std::vector<std::optional<std::uint64_t>>{std::nullopt});
+  // A `func.constant @t` inside @m: MLIR 16 resolves it from the top level, making the top
+  // level's @t a root (kildall does too) but not @m's, whose argument it then folds to what the
+  // direct call passes although the indirect call passes 9: unsound. kildall makes @m's @t a
+  // root as well; the interpreter shows why.
+  const Module constants = parse_and_verify(R"(module {
+  func.func private @t(%a: i32) -> i32 {
+    return %a : i32
+  }
+  func.func @top() -> i32 {
+    %c = arith.constant 3 : i32
+    %r = func.call @t(%c) : (i32) -> i32
+    return %r : i32
+  }
+  module @m {
+    func.func private @t(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> (i32, i32) {
+      %c7 = arith.constant 7 : i32
+      %c9 = arith.constant 9 : i32
+      %r = func.call @t(%c7) : (i32) -> i32
+      %f = func.constant @t : (i32) -> i32
+      %s = func.call_indirect %f(%c9) : (i32) -> i32
+      return %r, %s : i32, i32
+    }
+  }
+}
+)",
+                                            registry, "constant.mlir");
+  const auto returned = returns_of(constants);
+  CHECK(returned[0] == std::vector<std::optional<std::uint64_t>>{std::nullopt});  // the top level's @t
+  CHECK(returned[2] == std::vector<std::optional<std::uint64_t>>{std::nullopt});  // @m's @t
+  // @m's @caller: @t returns what it is given, which may be anything now.
+  CHECK(returned[3] == std::vector<std::optional<std::uint64_t>>{std::nullopt, std::nullopt});
+  CHECK(Interpreter(constants).run("m::caller", {}).results == std::vector<std::uint64_t>{7, 9});
+}

@@ -17,15 +17,18 @@
 /// a nested module; or a `func.constant @f`, whose value an indirect call may
 /// call): then it may be called from anywhere, and is a root too (MLIR's SCCP
 /// tracks no argument of a function with non-call users). As MLIR 16's
-/// dead-code analysis does, a reference in an attribute dictionary is
-/// resolved from the top-level module wherever it is written (`@f` inside
-/// `module @m` names the top level's `@f`, `@m::@f` names `@m`'s), a
-/// `func.constant`'s symbol in its own module's table, as calls are. A call
+/// dead-code analysis does, a reference is resolved from the top-level
+/// module wherever it is written (`@f` inside `module @m` names the top
+/// level's `@f`, `@m::@f` names `@m`'s), and the references of a module
+/// that holds no function with a body are not looked at
+/// (`functions_named_otherwise`); a `func.constant`'s symbol names the
+/// function of its own module too. A call
 /// to a declaration (no body) is opaque, and so is an indirect call
 /// (`func.call_indirect`): its results are unknown.
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -67,29 +70,48 @@ struct CallContext {
   }
 };
 
-/// By function of `module`: whether something other than a call names it (a symbol reference
-/// in the attribute dictionary of a module-level op, of an op, of a function or of a nested
-/// module, resolved from the top-level module as MLIR 16 does; or a `func.constant`), so code
-/// the module does not show may call it (MLIR's "non-call users").
+/// By function of `module`: whether something other than a call names it, so code the module
+/// does not show may call it (MLIR's "non-call users"): a symbol reference in the attribute
+/// dictionary of a module-level op, of an op, of a function or of a nested module, or a
+/// `func.constant`. As MLIR 16's dead-code analysis finds them: the references written directly
+/// in a module (not inside the modules nested in it) count only when that module holds a
+/// function with a body, and each is resolved from the top-level module wherever it is written
+/// (`@f` inside `@m` names the top level's `@f`). A `func.constant` also names the function of
+/// its own module, which an indirect call may then call with anything (MLIR 16 misses that: it
+/// folds such a function's arguments to what its direct calls pass).
 [[nodiscard]] inline std::vector<bool> functions_named_otherwise(const Module& module, const SymbolTables& symbols) {
   std::vector<bool> named(module.functions.size(), false);
-  const auto mark = [&](std::string_view text) {
+  const auto mark = [&](std::optional<Symbol> symbol) {
+    if (symbol && symbol->kind == Symbol::Kind::function) named[symbol->index] = true;
+  };
+  const auto mark_references = [&](std::string_view text) {
     for_each_symbol_reference(text, [&](std::span<const std::string_view> names) {
-      const auto symbol = symbols.resolve(SymbolTables::top, names);
-      if (symbol && symbol->kind == Symbol::Kind::function) named[symbol->index] = true;
+      mark(symbols.resolve(SymbolTables::top, names));
     });
   };
-  for (const ModuleLevelOp& op : module.opaque_ops) mark(op.attributes);
-  for (const NestedModule& nested : module.nested_modules) mark(nested.attributes);
-  const std::vector<std::vector<std::uint32_t>> named_by_ops = functions_named_by_ops(module, symbols);
+  // By module (0: the top level, m + 1: nested module m): whether it holds a function with a body.
+  const auto slot = [](std::uint32_t parent_module) { return parent_module == no_index ? 0 : parent_module + 1; };
+  std::vector<bool> scanned(module.nested_modules.size() + 1, false);
+  for (const Function& fn : module.functions)
+    if (!fn.is_declaration()) scanned[slot(fn.parent_module)] = true;
+  for (const ModuleLevelOp& op : module.opaque_ops)
+    if (scanned[slot(op.parent_module)]) mark_references(op.attributes);
+  for (const NestedModule& nested : module.nested_modules)
+    if (scanned[slot(nested.parent_module)]) mark_references(nested.attributes);
   for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
     const Function& fn = module.functions[f];
-    mark(fn.attributes);
+    if (!scanned[slot(fn.parent_module)]) continue;  // a declaration in a module of declarations
+    mark_references(fn.attributes);
     for (const OpAttributeText& a : fn.op_attributes)
-      if (!fn.ops[a.op].erased) mark(fn.attributes_of(a.op));
-    for (OpId op = 0; op < fn.ops.size(); ++op)
-      if (named_by_ops[f][op] != no_index && module.registry->op(fn.ops[op].code).calls == CallKind::none)
-        named[named_by_ops[f][op]] = true;
+      if (!fn.ops[a.op].erased) mark_references(fn.attributes_of(a.op));
+    for (OpId op = 0; op < fn.ops.size(); ++op) {
+      const OpData& o = fn.ops[op];
+      const OpDefinition& def = module.registry->op(o.code);
+      if (o.erased || !def.names_function || def.calls != CallKind::none) continue;
+      const std::string_view name = fn.arena_string(o.imm, o.aux);
+      if (const auto own = symbols.function(fn.parent_module, name)) named[*own] = true;
+      mark(symbols.lookup(SymbolTables::top, name));
+    }
   }
   return named;
 }
