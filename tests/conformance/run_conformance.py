@@ -31,12 +31,17 @@ def run(command, stdin=None):
 
 
 def functions(text):
-    """Function name -> its text, for a printed module (one `func.func` per top-level entry)."""
+    """Function name -> its text, for a printed module (one `func.func` per entry). Functions of
+    one name in different (nested) modules are told apart by their order: `f`, `f#2`, ..."""
     parts = re.split(r'^\s*func\.func ', text, flags=re.M)[1:]
     result = {}
     for part in parts:
         name = re.search(r'@([\w$.]+)', part).group(1)
-        result[name] = part
+        key, n = name, 1
+        while key in result:
+            n += 1
+            key = '%s#%d' % (name, n)
+        result[key] = part
     return result
 
 
@@ -48,7 +53,13 @@ def summary(text):
     ops = collections.Counter(re.findall(r'(?:=\s*|^\s*)((?:arith|scf|cf|func|index)\.[\w.]+|return|"[\w.]+"(?=\())', text, re.M))
     for name in ('index.constant', 'index.bool.constant'):
         ops.pop(name, None)
+    # mlir-opt elides the `func.` of func ops inside a function (`call`, `call_indirect`, `constant`).
     ops['func.call'] += len(re.findall(r'(?:=\s*|^\s*)call @', text, re.M))
+    ops['func.call_indirect'] += len(re.findall(r'(?:=\s*|^\s*)call_indirect %', text, re.M))
+    ops['func.constant'] += len(re.findall(r'=\s*constant (?:\{[^}]*\} )?@', text, re.M))
+    for name in ('func.call_indirect', 'func.constant'):
+        if ops[name] == 0:
+            ops.pop(name, None)
     for name in ('arith.constant', 'func.call'):
         if ops[name] == 0 or name == 'arith.constant':
             ops.pop(name, None)

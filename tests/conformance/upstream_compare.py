@@ -19,7 +19,8 @@ keeping the mlir/test/... paths) and point this script at it.
 Cases. Each file is split at its `// -----` lines; each part is cut into cases: one case is one
 top-level `func.func` definition together with the part's declarations (bodiless functions and
 other top-level ops such as `"live.user"() ...`) and the functions it calls, transitively. An
-unnamed top-level `module { ... }` is unwrapped; a named nested module is one case of its own.
+unnamed top-level `module { ... }` is unwrapped; a named module is one case of its own, nested in
+an unnamed `module { ... }` when it was written in one (so the case reads a nested module).
 Cases using the `test` dialect (`test.` ops, or `"test.` generic ops) are excluded and counted
 separately (MLIR's test dialect is not in mlir-opt-16 and not in kildall).
 
@@ -142,6 +143,7 @@ class Item:
         stripped = self.code.lstrip()
         self.name = None
         self.calls = set()
+        self.in_wrapper = False  # written inside an unnamed `module { ... }`
         if stripped.startswith('func.func'):
             match = FUNC_NAME.match(stripped)
             self.name = match.group(1) if match else '?'
@@ -182,7 +184,10 @@ def top_level_items(text):
             if groups:
                 # Comments are blanked, not removed: offsets into the code are offsets into the text.
                 start, end = groups[-1]
-                result.extend(top_level_items(item.text[start + 1:end - 1]))
+                inner = top_level_items(item.text[start + 1:end - 1])
+                for sub in inner:
+                    sub.in_wrapper = True
+                result.extend(inner)
                 continue
         result.append(item)
     return result
@@ -221,6 +226,8 @@ def split_cases(text, label):
             else:
                 continue
             case_text = ''.join(i.text if i.text.endswith('\n') else i.text + '\n' for i in body)
+            if item.kind == 'module' and item.in_wrapper:
+                case_text = 'module {\n' + case_text + '}\n'
             cases.append(Case('%s %s' % (where, name), name, case_text, uses_test_dialect(case_text)))
     return cases
 

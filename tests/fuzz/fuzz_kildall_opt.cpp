@@ -1,6 +1,6 @@
 // Fuzz target: kildall-opt's passes end to end on random well-formed programs
 // decoded from the fuzz bytes (program_generator.hpp: several functions,
-// calls and recursion, loops and irreducible control flow, block arguments,
+// calls and recursion, direct and indirect, functions in a nested module, loops and irreducible control flow, block arguments,
 // every arith op, widths 1..64 and index, and, for one input in two, values
 // of the noisy dialect). For each program the oracle of pipeline_check.hpp
 // runs: the interpreter on many inputs; SCCP and int-range sound (and SCCP
@@ -150,6 +150,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.calls = (flags & 2) == 0;
   limits.wide_types = (flags & 4) == 0;
   limits.noisy = (flags & 8) != 0;
+  limits.indirect_calls = (flags & 16) != 0;
+  limits.nested_modules = (flags & 32) != 0;
   const fuzz::GeneratedProgram program = fuzz::generate_program(in, limits);
   std::optional<ir::Module> module;
   try {

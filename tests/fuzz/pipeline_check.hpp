@@ -296,7 +296,7 @@ template <class Source>
   bool has_calls = false;
   for (const ir::Function& fn : module.functions)
     for (const ir::OpData& op : fn.ops)
-      if (!op.erased && ir::is(op.code, ir::BuiltinOp::call)) has_calls = true;
+      if (!op.erased && module.registry->op(op.code).calls != ir::CallKind::none) has_calls = true;
   // 2. Soundness (and exactness) of the analyses.
   for (std::uint32_t f = 0; f < nf; ++f) {
     const ir::Function& fn = module.functions[f];
@@ -346,7 +346,7 @@ template <class Source>
   // 3. Each pass sequence keeps the results. SCCP and the ranges run on the whole module and may
   // specialize a function only the module calls (its arguments are what its calls pass): such a
   // function is then checked through its callers' runs, not run on inputs of its own.
-  const std::vector<bool> named_otherwise = ir::functions_named_otherwise(module);
+  const std::vector<bool> named_otherwise = ir::functions_named_otherwise(module, ir::SymbolTables(module));
   for (const std::vector<Pass>& passes : sequences) {
     std::string label;
     for (const Pass p : passes) label += std::string(label.empty() ? "" : ",") + to_string(p);

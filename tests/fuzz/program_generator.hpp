@@ -32,6 +32,12 @@ struct ProgramLimits {
   /// Functions other than `@f0` are `private` half the time (interprocedural analyses then
   /// propagate into their arguments). Off by default: it draws one more choice per function.
   bool private_functions = false;
+  /// A call is a `func.constant` and a `func.call_indirect` half the time. Off by default: it
+  /// draws one more choice per call.
+  bool indirect_calls = false;
+  /// Half the time, the last functions go into a nested `module @m { ... }`: calls stay within
+  /// each module (a call looks its callee up in its own module). Off by default: it draws more.
+  bool nested_modules = false;
   bool wide_types = true;           ///< Widths up to 64 (else at most 8) and `index`.
   /// Values of type `!noisy.i32` (noisy.encode/add/sub/mul/decode, block
   /// arguments of that type): needs a registry with the noisy dialect.
@@ -89,7 +95,14 @@ class ProgramWriter {
       for (unsigned i = 0; i < results; ++i) s.results.push_back(plain_width());
       signatures_.push_back(s);
     }
-    for (unsigned f = 0; f < functions; ++f) write_function(f);
+    group_.assign(functions, 0);
+    if (limits_.nested_modules && functions >= 2 && pick(2) == 0)
+      for (unsigned f = 1 + static_cast<unsigned>(pick(functions - 1)); f < functions; ++f) group_[f] = 1;
+    for (unsigned f = 0; f < functions; ++f) {
+      if (group_[f] == 1 && (f == 0 || group_[f - 1] == 0)) out_.text += "module @m {\n";
+      write_function(f);
+    }
+    if (group_.back() == 1) out_.text += "}\n";
     return out_;
   }
 
@@ -290,24 +303,31 @@ class ProgramWriter {
       out_.text += "  " + name + " = arith." + op + " " + x + " : " + type_name(from) + " to " + type_name(to) + "\n";
       defined.push_back({name, to});
     } else {
-      const unsigned callee = static_cast<unsigned>(pick(signatures_.size()));
+      std::vector<unsigned> callees;  // the functions of the caller's own module
+      for (unsigned g = 0; g < signatures_.size(); ++g)
+        if (group_[g] == group_[f]) callees.push_back(g);
+      const unsigned callee = callees[pick(callees.size())];
       const Signature& s = signatures_[callee];
       std::vector<std::string> args;
       for (const unsigned a : s.arguments) args.push_back(value_of(a));
       std::string lhs = name;
       if (s.results.size() == 2) lhs += ", " + name + "_1";
-      out_.text += "  " + lhs + " = func.call @f" + std::to_string(callee) + "(";
+      std::string type = "(";
+      for (std::size_t i = 0; i < s.arguments.size(); ++i) type += (i ? ", " : "") + type_name(s.arguments[i]);
+      type += ") -> ";
+      type += s.results.size() == 1 ? type_name(s.results[0])
+                                    : "(" + type_name(s.results[0]) + ", " + type_name(s.results[1]) + ")";
+      if (limits_.indirect_calls && pick(2) == 0) {
+        out_.text += "  " + name + "_fn = func.constant @f" + std::to_string(callee) + " : " + type + "\n";
+        out_.text += "  " + lhs + " = func.call_indirect " + name + "_fn(";
+      } else {
+        out_.text += "  " + lhs + " = func.call @f" + std::to_string(callee) + "(";
+      }
       for (std::size_t i = 0; i < args.size(); ++i) out_.text += (i ? ", " : "") + args[i];
-      out_.text += ") : (";
-      for (std::size_t i = 0; i < s.arguments.size(); ++i) out_.text += (i ? ", " : "") + type_name(s.arguments[i]);
-      out_.text += ") -> ";
-      out_.text += s.results.size() == 1 ? type_name(s.results[0])
-                                         : "(" + type_name(s.results[0]) + ", " + type_name(s.results[1]) + ")";
-      out_.text += "\n";
+      out_.text += ") : " + type + "\n";
       defined.push_back({name, s.results[0]});
       if (s.results.size() == 2) defined.push_back({name + "_1", s.results[1]});
       out_.has_calls = true;
-      (void)f;
     }
   }
 
@@ -316,6 +336,7 @@ class ProgramWriter {
   std::vector<unsigned> widths_, plain_widths_;
   unsigned encodable_ = 5;  // the plain type noisy values are encoded from and decoded to
   std::vector<Signature> signatures_;
+  std::vector<unsigned> group_;  // by function: 0 in the top-level module, 1 in `module @m`
   GeneratedProgram out_;
 };
 

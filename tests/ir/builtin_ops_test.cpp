@@ -57,7 +57,11 @@ TEST_CASE("every built-in op has one record, under its op code, found by its nam
   REQUIRE(defs.size() == static_cast<std::size_t>(BuiltinOp::count));
   for (OpCode code = 0; code < defs.size(); ++code) {
     CHECK(registry.find_op(defs[code].name) == code);
-    const bool opaque = is(code, BuiltinOp::call) || is(code, BuiltinOp::unregistered);  // no semantics of their own
+    const bool calls = is(code, BuiltinOp::call) || is(code, BuiltinOp::call_indirect);
+    // No semantics of their own: calls run their callee, `func.constant` makes a function value.
+    const bool opaque = calls || is(code, BuiltinOp::func_constant) || is(code, BuiltinOp::unregistered);
+    CHECK((defs[code].calls != CallKind::none) == calls);
+    CHECK(defs[code].names_function == (is(code, BuiltinOp::call) || is(code, BuiltinOp::func_constant)));
     const bool owns_regions = is(code, BuiltinOp::scf_if) || is(code, BuiltinOp::scf_for) || is(code, BuiltinOp::scf_while);
     const bool region_terminator = is(code, BuiltinOp::scf_yield) || is(code, BuiltinOp::scf_condition);
     const bool control = is(code, BuiltinOp::br) || is(code, BuiltinOp::cond_br) || is(code, BuiltinOp::return_) ||

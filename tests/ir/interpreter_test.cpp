@@ -1,5 +1,5 @@
 // Tests of kildall/ir/interpreter.hpp: results checked against direct C++
-// computations, parallel block-argument copies, calls and deep recursion on
+// computations, parallel block-argument copies, calls (direct, indirect, into nested modules) and deep recursion on
 // the explicit frame stack, the step budget, undefined behaviour reported with
 // its location, and the observer.
 #include <doctest/doctest.h>
@@ -224,4 +224,51 @@ TEST_CASE("scf regions run by their flow: loops by their bounds, if by its condi
       CHECK(r.results[2] == (c ? 7u : 9u));
     }
   }
+}
+
+TEST_CASE("indirect calls run the function their operand holds; functions of nested modules run by their path") {
+  const OpRegistry registry;
+  const Module m = parse_and_verify(R"(func.func private @inc(%x: i32) -> i32 {
+  %one = arith.constant 1 : i32
+  %r = arith.addi %x, %one : i32
+  return %r : i32
+}
+func.func private @dbl(%x: i32) -> i32 {
+  %r = arith.addi %x, %x : i32
+  return %r : i32
+}
+func.func private @ext(i32) -> i32
+func.func @pick(%c: i1, %x: i32) -> i32 {
+  %i = func.constant @inc : (i32) -> i32
+  %d = func.constant @dbl : (i32) -> i32
+  cf.cond_br %c, ^call(%i : (i32) -> i32), ^call(%d : (i32) -> i32)
+^call(%f: (i32) -> i32):
+  %r = func.call_indirect %f(%x) : (i32) -> i32
+  return %r : i32
+}
+func.func @external(%x: i32) -> i32 {
+  %e = func.constant @ext : (i32) -> i32
+  %r = func.call_indirect %e(%x) : (i32) -> i32
+  return %r : i32
+}
+module @m {
+  func.func @inc(%x: i32) -> i32 {
+    %ten = arith.constant 10 : i32
+    %r = arith.addi %x, %ten : i32
+    return %r : i32
+  }
+}
+)",
+                                    registry, "i.mlir");
+  const Interpreter interpreter(m);
+  for (const std::uint64_t x : {0u, 7u, 0xFFFFFFFFu}) {
+    CHECK(interpreter.run("pick", std::vector<std::uint64_t>{1, x}).results[0] == ((x + 1) & 0xFFFFFFFFu));
+    CHECK(interpreter.run("pick", std::vector<std::uint64_t>{0, x}).results[0] == ((2 * x) & 0xFFFFFFFFu));
+    CHECK(interpreter.run("m::@inc", std::vector<std::uint64_t>{x}).results[0] == ((x + 10) & 0xFFFFFFFFu));
+  }
+  const ExecResult external = interpreter.run("external", std::vector<std::uint64_t>{1});
+  CHECK(external.status == ExecStatus::error);
+  CHECK(external.message == "call to a function without body");
+  CHECK(interpreter.run("m::@nope", std::vector<std::uint64_t>{1}).status == ExecStatus::error);
+  CHECK(interpreter.run("inc::@m", std::vector<std::uint64_t>{1}).status == ExecStatus::error);
 }

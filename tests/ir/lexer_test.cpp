@@ -3,6 +3,7 @@
 // (oracle: the expected tokens and names written out by hand).
 #include <doctest/doctest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,24 @@ TEST_CASE("lexical errors are located") {
   CHECK(error_of("// only a comment\n") == "");
 }
 
-TEST_CASE("for_each_symbol_reference: the symbols an attribute dictionary names, as the lexer spells them") {
+/// The references `for_each_symbol_reference` finds in `text`, each as its names joined by "::".
+std::vector<std::string> references_in(std::string_view text) {
   std::vector<std::string> found;
-  for_each_symbol_reference(R"({a = @f, b = "@in_a_string \" @still", c = [@h.i$2, @"quoted name"], d = @9x, e = @})",
-                            [&](std::string_view name) { found.emplace_back(name); });
+  for_each_symbol_reference(text, [&](std::span<const std::string_view> names) {
+    std::string joined;
+    for (const std::string_view name : names) joined.append(joined.empty() ? "" : "::").append(name);
+    found.push_back(joined);
+  });
+  return found;
+}
+
+TEST_CASE("for_each_symbol_reference: the symbols an attribute dictionary names, as the lexer spells them") {
   // `@9x` and a lone `@` are no symbols (an identifier starts with a letter or `_`).
-  CHECK(found == std::vector<std::string>{"f", "h.i$2", "quoted name"});
+  CHECK(references_in(R"({a = @f, b = "@in_a_string \" @still", c = [@h.i$2, @"quoted name"], d = @9x, e = @})") ==
+        std::vector<std::string>{"f", "h.i$2", "quoted name"});
+}
+
+TEST_CASE("for_each_symbol_reference: a nested reference is one reference of several names") {
+  CHECK(references_in("{a = @m::@f, b = [@m::@\"q r\"::@g, @x], c = @m::f, d = @m::@9}") ==
+        std::vector<std::string>{"m::f", "m::q r::g", "x", "m", "m"});
 }

@@ -315,7 +315,7 @@ TEST_CASE("registration errors") {
   CHECK(registry.type_name(Type::integer(17)) == "i17");
 }
 
-TEST_CASE("has_no_effect: ops with semantics and regions of such ops; not calls, terminators, opaque ops") {
+TEST_CASE("has_no_effect: ops with semantics, func.constant and regions of such ops; not calls, terminators, opaque ops") {
   const OpRegistry registry;
   const Module module = parse_and_verify(R"(func.func private @g(i32) -> i32
 func.func @f(%a: i32, %p: i1) -> i32 {
@@ -324,6 +324,8 @@ func.func @f(%a: i32, %p: i1) -> i32 {
   %div = arith.divui %a, %k : i32
   %call = func.call @g(%a) : (i32) -> i32
   %u = "foo.bar"(%a) : (i32) -> i32
+  %fc = func.constant @g : (i32) -> i32
+  %indirect = func.call_indirect %fc(%a) : (i32) -> i32
   %pure = scf.if %p -> (i32) {
     %x = arith.addi %a, %k : i32
     scf.yield %x : i32
@@ -356,9 +358,9 @@ func.func @f(%a: i32, %p: i1) -> i32 {
                                          registry, "t.mlir", {.allow_unregistered_ops = true});
   const Function& fn = module.functions[1];
   const auto op_of = [&fn](std::string_view name) { return fn.values[value_named(fn, name)].owner; };
-  for (const char* pure : {"k", "add", "div", "x", "pure", "loop", "n"})
+  for (const char* pure : {"k", "add", "div", "x", "pure", "loop", "n", "fc"})
     CHECK_MESSAGE(has_no_effect(fn, op_of(pure), registry), pure);
-  for (const char* effect : {"call", "u", "calls", "opaque", "y", "z"})
+  for (const char* effect : {"call", "indirect", "u", "calls", "opaque", "y", "z"})
     CHECK_MESSAGE(!has_no_effect(fn, op_of(effect), registry), effect);
   // Terminators: the branch, the return and the regions' own yields.
   for (BlockId b = 0; b < fn.blocks.size(); ++b)
@@ -378,4 +380,26 @@ func.func @f(%a: i32, %p: i1) -> i32 {
   const Function& g = dialect.functions[0];
   CHECK(has_no_effect(g, g.blocks[0].first_op, with_dialect));
   CHECK_FALSE(has_no_effect(g, g.blocks[0].first_op, OpRegistry::builtins()));
+}
+
+TEST_CASE("function types are interned: one type per signature, shared by copies, spelled as MLIR spells them") {
+  const OpRegistry registry;
+  const Type i32 = Type::integer(32);
+  const Type f = registry.function_type({{i32}, {i32}});
+  CHECK(f.is_function());
+  CHECK_FALSE(f.is_dialect());
+  CHECK(registry.function_type({{i32}, {i32}}) == f);
+  const Type none = registry.function_type({});
+  CHECK(none != f);
+  const Type higher = registry.function_type({{f, Type::index()}, {f}});
+  CHECK(registry.signature(higher) == FunctionSignature{{f, Type::index()}, {f}});
+  CHECK(registry.signature(i32) == FunctionSignature{});
+  CHECK(registry.type_name(f) == "(i32) -> i32");
+  CHECK(registry.type_name(none) == "() -> ()");
+  CHECK(registry.type_name(higher) == "((i32) -> i32, index) -> ((i32) -> i32)");
+  CHECK(registry.type_name(registry.function_type({{}, {i32, Type::i1()}})) == "() -> (i32, i1)");
+  const OpRegistry copy = registry;  // NOLINT(performance-unnecessary-copy-initialization): the copy is the point
+  CHECK(copy.function_type({{i32}, {i32}}) == f);
+  CHECK(copy.type_name(higher) == registry.type_name(higher));
+  CHECK(registry.bit_width(f) == 64);  // no integer: the range analysis finds such values unknown
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <span>
 #include <string>
 
 #include <kildall/ir/parser.hpp>
@@ -269,7 +270,7 @@ TEST_CASE("parse errors carry file:line:col") {
         "t.mlir:4:1: error: redefinition of symbol '@f'");
   CHECK(error_of("func.func @f() {\n  return ?\n}\n") == "t.mlir:2:10: error: unexpected character '?'");
   CHECK(error_of("module {\n  func.func @f() {\n    return\n  }\n") ==
-        "t.mlir:5:1: error: expected 'func.func' or '}', found end of file");
+        "t.mlir:5:1: error: expected 'func.func', 'module' or '}', found end of file");
   CHECK(error_of(head + "  %x = \"arith.addi\"(%a, %a) : (i32, i32) -> i32\n  return %x : i32\n}\n") ==
         "t.mlir:2:8: error: the generic form of the registered op 'arith.addi' is not supported: write its custom form");
   CHECK(error_of(head + "  %x = \"foo.op\"(%a) : (i32) -> i32\n  return %x : i32\n}\n") ==
@@ -435,7 +436,8 @@ func.func @g() {
   CHECK(m.opaque_ops[2].position == 2);
   CHECK(m.opaque_ops[1].loc.line == 5);
   std::vector<std::string> uses;
-  for_each_symbol_reference(m.opaque_ops[1].attributes, [&](std::string_view s) { uses.emplace_back(s); });
+  for_each_symbol_reference(m.opaque_ops[1].attributes,
+                            [&](std::span<const std::string_view> names) { uses.emplace_back(names[0]); });
   CHECK(uses == std::vector<std::string>{"f"});
   const std::string printed = print_module(m);
   CHECK(printed == R"(module {
@@ -564,4 +566,102 @@ TEST_CASE("scf regions: scoping, labels and nesting errors carry file:line:col")
         "t.mlir:2:3: error: 'scf.condition' op is not where its parent op expects it");
   CHECK(error_of(head + "  %r = scf.while (%x = %a) : (i32) -> i32 {\n    scf.yield %x : i32\n  } do {\n  ^bb0(%y: i32):\n    scf.yield %y : i32\n  }\n  return %r : i32\n}\n") ==
         "t.mlir:3:5: error: 'scf.yield' op is not where its parent op expects it");
+}
+
+TEST_CASE("nested modules: parsed into their own symbol tables, printed back in place") {
+  const OpRegistry registry;
+  const char* const source = R"(module @top attributes {top.attr} {
+  "first.op"() : () -> ()
+  func.func private @f() {
+    return
+  }
+  builtin.module @m attributes {sym_visibility = "private"} {
+    "in.m"() {uses = [@f]} : () -> ()
+    module {
+      func.func @f() {
+        return
+      }
+    }
+    func.func nested @f() {
+      return
+    }
+  }
+  module @empty {
+  }
+  "after.modules"() {uses = [@m::@f]} : () -> ()
+}
+)";
+  const Module m = parse_and_verify(source, registry, "n.mlir", {.allow_unregistered_ops = true});
+  REQUIRE(m.functions.size() == 3);
+  REQUIRE(m.nested_modules.size() == 3);
+  CHECK(m.nested_modules[0].name == "m");
+  CHECK(m.nested_modules[0].attributes == "{sym_visibility = \"private\"}");
+  CHECK(m.nested_modules[0].parent_module == no_index);
+  CHECK(m.nested_modules[0].loc.line == 6);
+  CHECK(m.nested_modules[1].name.empty());
+  CHECK(m.nested_modules[1].parent_module == 0);
+  CHECK(m.functions[0].parent_module == no_index);
+  CHECK(m.functions[1].parent_module == 1);
+  CHECK(m.functions[2].parent_module == 0);
+  CHECK(m.opaque_ops[1].parent_module == 0);
+  // `builtin.module` prints as `module`, as mlir-opt prints it; everything else in place.
+  std::string expected = source;
+  expected.replace(expected.find("builtin.module"), 14, "module");
+  CHECK(print_module(m) == expected);
+  CHECK(print_module(parse_and_verify(print_module(m), registry, "n2.mlir", {.allow_unregistered_ops = true})) == expected);
+}
+
+TEST_CASE("nested modules: symbols are unique per table, errors carry file:line:col") {
+  // The same name in two tables is fine; twice in one table (a function and a module too) is not.
+  CHECK(error_of("func.func @f() {\n  return\n}\nmodule @m {\n  func.func @f() {\n    return\n  }\n}\n") == "");
+  CHECK(error_of("module @m {\n  func.func @f() {\n    return\n  }\n  func.func @f() {\n    return\n  }\n}\n") ==
+        "t.mlir:5:3: error: redefinition of symbol '@f'");
+  CHECK(error_of("func.func @m() {\n  return\n}\nmodule @m {\n}\n") == "t.mlir:4:8: error: redefinition of symbol '@m'");
+  CHECK(error_of("module {\n  module @m {\n    func.func @f() {\n      return\n    }\n") ==
+        "t.mlir:6:1: error: expected 'func.func', 'module' or '}', found end of file");
+  CHECK(error_of("module {\n  module @m attributes {a} [\n  }\n}\n") ==
+        "t.mlir:2:28: error: expected '{' to begin the module body, found '['");
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "module {";
+  CHECK(error_of(deep) == "t.mlir:1:2057: error: modules nested more than 256 deep");
+}
+
+TEST_CASE("function types: as value types, nested, and as results; func.constant and func.call_indirect") {
+  const OpRegistry registry;
+  const char* const source = R"(module {
+  func.func private @ext(i32) -> i32
+  func.func @make() -> ((i32) -> i32) {
+    %f = func.constant {tag} @ext : (i32) -> i32
+    return %f : (i32) -> i32
+  }
+  func.func @apply(%g: ((i32) -> i32, i32) -> (i32, i1), %f: (i32) -> i32, %x: i32) -> (i32, i1) {
+    %r:2 = func.call_indirect %g(%f, %x) {note} : ((i32) -> i32, i32) -> (i32, i1)
+    %u = func.call_indirect %f(%x) : (i32) -> i32
+    %n = func.constant @none : () -> ()
+    func.call_indirect %n() : () -> ()
+    return %r#0, %r#1 : i32, i1
+  }
+  func.func @none() {
+    return
+  }
+}
+)";
+  const Module m = parse_and_verify(source, registry, "f.mlir");
+  const Function& apply = m.functions[2];
+  const Type g = apply.argument_types[0];
+  REQUIRE(g.is_function());
+  CHECK(registry.type_name(g) == "((i32) -> i32, i32) -> (i32, i1)");
+  CHECK(registry.signature(g).inputs[0] == apply.argument_types[1]);  // interned: one type per signature
+  CHECK(m.functions[1].result_types[0] == apply.argument_types[1]);
+  CHECK(print_module(m) == source);
+  // Errors: a function type where one is needed, and its syntax.
+  CHECK(error_of("func.func @f(%x: i32) {\n  %c = func.constant @f : i32\n  return\n}\n") ==
+        "t.mlir:2:27: error: expected a function type, found 'i32'");
+  CHECK(error_of("func.func @f(%x: (i32) i32) {\n  return\n}\n") ==
+        "t.mlir:1:24: error: expected '->' in a function type, found 'i32'");
+  CHECK(error_of("func.func @f(%g: (i32) -> i32, %x: i32) {\n  %r = func.call_indirect %g(%x, %x) : (i32) -> i32\n  return\n}\n") ==
+        "t.mlir:2:40: error: 'func.call_indirect' has 2 argument(s) but its type lists 1");
+  std::string deep = "func.func private @f(";
+  for (int i = 0; i < 70; ++i) deep += "(";
+  CHECK(error_of(deep) == "t.mlir:1:86: error: function types nested more than 64 deep");
 }

@@ -213,3 +213,48 @@ TEST_CASE("mlir-opt-16 reads the printed attribute dictionaries and unregistered
   CHECK(back.functions[1].ops.size() == 8);
   CHECK(print_module(back).find("\"foo.cond_br\"(%arg1) [^bb1, ^bb2] : (i1) -> ()") != std::string::npos);
 }
+
+TEST_CASE("mlir-opt-16 prints nested modules, function types and indirect calls as kildall prints them") {
+  const std::string mlir_opt = find_mlir_opt();
+  if (mlir_opt.empty()) {
+    MESSAGE("SKIPPED: mlir-opt-16 is not installed (Debian package mlir-16-tools)");
+    return;
+  }
+  const char* const source = R"(module {
+  "live.user"() {uses = [@m::@g]} : () -> ()
+  module @m attributes {sym_visibility = "private"} {
+    func.func nested @g(%x: i32) -> i32 {
+      return %x : i32
+    }
+    module {
+    }
+    func.func @h(%f: (i32) -> i32, %x: i32) -> (i32, () -> ((i32) -> i32)) {
+      %r = func.call_indirect %f(%x) {tag} : (i32) -> i32
+      %k = func.constant @make : () -> ((i32) -> i32)
+      return %r, %k : i32, () -> ((i32) -> i32)
+    }
+    func.func private @make() -> ((i32) -> i32) {
+      %g = func.constant @g : (i32) -> i32
+      return %g : (i32) -> i32
+    }
+  }
+  func.func @g() {
+    return
+  }
+}
+)";
+  const OpRegistry registry;
+  const auto parse = [&](const std::string& text, const char* file) {
+    return parse_and_verify(text, registry, file, {.allow_unregistered_ops = true});
+  };
+  const std::string printed = print_module(parse(source, "nested.mlir"));
+  const std::optional<std::string> theirs = through_mlir_opt(mlir_opt, "--allow-unregistered-dialect", printed);
+  const std::optional<std::string> of_source = through_mlir_opt(mlir_opt, "--allow-unregistered-dialect", source);
+  REQUIRE(theirs.has_value());
+  CHECK(theirs == of_source);
+  // kildall reads MLIR's spelling (`constant`, `call_indirect`, `%arg0`) back to the same structure.
+  const Module back = parse(*theirs, "mlir-opt.mlir");
+  CHECK(back.nested_modules.size() == 2);
+  CHECK(back.functions.size() == 4);
+  CHECK(print_module(back).find("func.call_indirect %arg0(%arg1) {tag} : (i32) -> i32") != std::string::npos);
+}

@@ -21,6 +21,13 @@ TEST_CASE("type kinds and widths") {
   CHECK(Type::dialect(3).is_dialect());
   CHECK(Type::dialect(3).dialect_id() == 3);
   CHECK(Type::dialect(3).width() == 0);
+  CHECK(Type::function(3).is_function());
+  CHECK(Type::function(3).function_id() == 3);
+  CHECK_FALSE(Type::function(3).is_dialect());
+  CHECK_FALSE(Type::dialect(3).is_function());
+  CHECK_FALSE(Type::function(0).is_integer_like());
+  CHECK(Type::function(0).width() == 0);
+  CHECK(Type::function(0) != Type::dialect(0));
   CHECK(Type().is_null());
   CHECK(Type::i1() == Type::integer(1));
   CHECK(Type::integer(8) != Type::index());

@@ -117,3 +117,32 @@ TEST_CASE("uses must be dominated by their definitions") {
   CHECK(error_of(head + "  return %x : i32\n^dead:\n  %x = arith.addi %a, %a : i32\n  return %x : i32\n}\n") ==
         "v.mlir:2:3: error: 'func.return' op operand #0 ('%x') does not dominate this use");
 }
+
+TEST_CASE("a call looks its callee up in its own module only") {
+  // @inner's call names @g, which only the top-level module defines: MLIR's
+  // lookupNearestSymbolFrom stops at the nearest symbol table, and so does the verifier.
+  const std::string text = "func.func @g() {\n  return\n}\nmodule @m {\n  func.func @inner() {\n    func.call @g() : () -> ()\n    return\n  }\n}\n";
+  CHECK(error_of(text) ==
+        "v.mlir:6:5: error: 'func.call' op calls undefined function '@g' (not in the symbol table of module '@m')");
+  // The same call with @g defined inside @m is fine, the top level's @g notwithstanding.
+  CHECK(error_of("func.func @g() {\n  return\n}\nmodule @m {\n  func.func @g() {\n    return\n  }\n"
+                 "  func.func @inner() {\n    func.call @g() : () -> ()\n    return\n  }\n}\n") == "");
+}
+
+TEST_CASE("func.constant and func.call_indirect agree with their function types") {
+  const std::string g = "func.func @g(%x: i32) -> i32 {\n  return %x : i32\n}\n";
+  CHECK(error_of(g + head + "  %f = func.constant @g : (i32) -> i32\n  %r = func.call_indirect %f(%a) : (i32) -> i32\n"
+                            "  return %r : i32\n}\n") == "");
+  CHECK(error_of(g + head + "  %f = func.constant @g : (i1) -> i32\n  return %a : i32\n}\n") ==
+        "v.mlir:5:8: error: 'func.constant' op has type '(i1) -> i32', but '@g' has type '(i32) -> i32'");
+  CHECK(error_of(head + "  %f = func.constant @nobody : () -> ()\n  return %a : i32\n}\n") ==
+        "v.mlir:2:8: error: 'func.constant' op names undefined function '@nobody'");
+  const std::string apply = "func.func @apply(%f: (i32) -> (i32, i1), %a: i32) -> i32 {\n";
+  CHECK(error_of(apply + "  %r:2 = func.call_indirect %f(%a) : (i32) -> (i32, i1)\n  return %r#0 : i32\n}\n") == "");
+  // The parser types the operands by the written type, so a callee of another type is a use of
+  // a value at the wrong type.
+  CHECK(error_of(apply + "  %r = func.call_indirect %f(%a) : (i32) -> i32\n  return %r : i32\n}\n") ==
+        "v.mlir:2:27: error: use of value '%f' expects different type than prior uses: '(i32) -> i32' vs '(i32) -> (i32, i1)'");
+  CHECK(error_of(head + "  %r = func.call_indirect %a(%a) : i32\n  return %r : i32\n}\n") ==
+        "v.mlir:2:36: error: expected a function type, found 'i32'");
+}

@@ -9,9 +9,11 @@
 /// these records first, so the parser, printer, interpreter, SCCP and the
 /// integer-range analysis treat built-in and dialect ops alike.
 ///
-/// Control flow (`cf.br`, `cf.cond_br`, `func.return`, `func.call`) has no
-/// `eval`: what it does is structure (successors, frames), which the
-/// interpreter and the solvers read from the function's shape.
+/// Control flow (`cf.br`, `cf.cond_br`, `func.return`, `func.call`,
+/// `func.call_indirect`) has no `eval`: what it does is structure
+/// (successors, frames; `OpDefinition::calls`), which the interpreter and
+/// the solvers read from the function's shape. Nor has `func.constant`: its
+/// value is a function, which the interpreter takes from the symbol it names.
 
 #include <algorithm>
 #include <array>
@@ -446,7 +448,18 @@ namespace detail {
   defs.push_back(detail::control_definition("cf.br", OpFormat::branch, true));
   defs.push_back(detail::control_definition("cf.cond_br", OpFormat::cond_branch, true));
   defs.push_back(detail::control_definition("func.return", OpFormat::return_op, true));
-  defs.push_back(detail::control_definition("func.call", OpFormat::call, false));
+  OpDefinition call = detail::control_definition("func.call", OpFormat::call, false);
+  call.calls = CallKind::symbol;
+  call.names_function = true;
+  defs.push_back(std::move(call));
+  OpDefinition call_indirect = detail::control_definition("func.call_indirect", OpFormat::call_indirect, false);
+  call_indirect.calls = CallKind::value;
+  defs.push_back(std::move(call_indirect));
+  // `func.constant` has no `eval`: a function is no integer constant for SCCP (MLIR's SCCP does
+  // fold it to its symbol, which it can do nothing with but materialize again).
+  OpDefinition function_constant = detail::control_definition("func.constant", OpFormat::function_constant, false);
+  function_constant.names_function = true;
+  defs.push_back(std::move(function_constant));
   defs.push_back(detail::scf_if_definition());
   defs.push_back(detail::scf_for_definition());
   defs.push_back(detail::scf_while_definition());
@@ -458,7 +471,7 @@ namespace detail {
   OpDefinition unregistered = detail::control_definition("<unregistered>", OpFormat::generic, false);
   unregistered.may_terminate = true;
   defs.push_back(std::move(unregistered));
-  static_assert(static_cast<std::size_t>(BuiltinOp::count) == 38, "one record per built-in op, in code order");
+  static_assert(static_cast<std::size_t>(BuiltinOp::count) == 40, "one record per built-in op, in code order");
   return defs;
 }
 

@@ -19,7 +19,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include <kildall/ir/function_regions.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/symbol_table.hpp>
 
 namespace kildall::ir {
 
@@ -61,16 +61,25 @@ class Interpreter {
  public:
   /// Prepares to run functions of `module`.
   explicit Interpreter(const Module& module)
-      : module_(&module), registry_(module.registry), callee_(callees_by_op(module)) {
-    for (std::uint32_t i = 0; i < module.functions.size(); ++i) by_name_.emplace(module.functions[i].name, i);
-  }
+      : module_(&module), registry_(module.registry), symbols_(module), callee_(functions_named_by_ops(module, symbols_)) {}
 
-  /// Runs function `name` on `arguments` (bit patterns; integer arguments are truncated to their width).
+  /// Runs function `name` on `arguments` (bit patterns; integer arguments are truncated to their
+  /// width): a function of the top-level module (`f`), or of a nested one (`m::@f`, `m::f`).
   [[nodiscard]] ExecResult run(std::string_view name, std::span<const std::uint64_t> arguments,
                                const InterpreterOptions& options = {}) const {
-    const auto it = by_name_.find(name);
-    if (it == by_name_.end()) return fail(ExecStatus::error, "no function '@" + std::string(name) + "'", {});
-    return run(it->second, arguments, options);
+    std::vector<std::string_view> path;
+    for (std::string_view rest = name;;) {
+      const std::size_t cut = rest.find("::");
+      std::string_view part = rest.substr(0, cut);
+      if (!part.empty() && part.front() == '@') part.remove_prefix(1);
+      path.push_back(part);
+      if (cut == std::string_view::npos) break;
+      rest.remove_prefix(cut + 2);
+    }
+    const auto symbol = symbols_.resolve(SymbolTables::top, path);
+    if (!symbol || symbol->kind != Symbol::Kind::function)
+      return fail(ExecStatus::error, "no function '@" + std::string(name) + "'", {});
+    return run(symbol->index, arguments, options);
   }
 
   /// Runs function number `function` on `arguments`.
@@ -127,17 +136,28 @@ class Interpreter {
         caller.op = call.next;
         continue;
       }
-      if (is(code, BuiltinOp::call)) {
-        const std::uint32_t callee = callee_[frame.function][frame.op];
-        if (callee == no_index || module_->functions[callee].is_declaration())
+      const OpDefinition& def = registry_->op(code);
+      // A call runs its callee in a new frame: the function it names, or (indirect) the one its
+      // operand 0 holds. A function value is the function's index in the module, which an op
+      // naming a function without calling it (`func.constant`) produces.
+      if (def.calls != CallKind::none) {
+        const bool indirect = def.calls == CallKind::value;
+        const std::uint64_t callee = indirect ? regs[operands[0]] : callee_[frame.function][frame.op];
+        if (callee >= module_->functions.size() || module_->functions[callee].is_declaration())
           return fail(ExecStatus::error, "call to a function without body", o.loc, outcome.steps);
+        if (indirect && !agrees(fn, frame.op, module_->functions[callee]))  // a function value not made by `func.constant`
+          return fail(ExecStatus::error, "indirect call to a function of another type", o.loc, outcome.steps);
         scratch.clear();
-        for (const ValueId v : operands) scratch.push_back(regs[v]);
+        for (const ValueId v : operands.subspan(indirect ? 1 : 0)) scratch.push_back(regs[v]);
         const std::vector<std::uint64_t> arguments_copy = scratch;
-        if (!push_frame(stack, callee, arguments_copy, options, outcome)) return outcome;
+        if (!push_frame(stack, static_cast<std::uint32_t>(callee), arguments_copy, options, outcome)) return outcome;
         continue;  // `frame` may dangle now; the loop re-reads the top.
       }
-      const OpDefinition& def = registry_->op(code);
+      if (def.names_function) {
+        set(o.result_begin, callee_[frame.function][frame.op]);
+        frame.op = o.next;
+        continue;
+      }
       // Regions: an op owning them enters one (or skips to its results), and a region's
       // terminator goes where its parent's flow says, read as the CFG view reads it
       // (`FunctionRegions`, function_regions.hpp): a loop by its induction variable, others by the arms.
@@ -190,6 +210,18 @@ class Interpreter {
     r.loc = loc;
     r.steps = steps;
     return r;
+  }
+
+  /// Whether `callee`'s signature is what indirect call `op` of `fn` passes and expects.
+  static bool agrees(const Function& fn, OpId op, const Function& callee) {
+    const auto arguments = fn.operands_of(op).subspan(1);
+    const OpData& o = fn.ops[op];
+    if (arguments.size() != callee.argument_types.size() || o.result_count != callee.result_types.size()) return false;
+    for (std::size_t i = 0; i < arguments.size(); ++i)
+      if (fn.values[arguments[i]].type != callee.argument_types[i]) return false;
+    for (std::uint32_t i = 0; i < o.result_count; ++i)
+      if (fn.values[o.result_begin + i].type != callee.result_types[i]) return false;
+    return true;
   }
 
   bool push_frame(std::vector<Frame>& stack, std::uint32_t function, std::span<const std::uint64_t> arguments,
@@ -279,8 +311,8 @@ class Interpreter {
 
   const Module* module_;
   const OpRegistry* registry_;
-  std::unordered_map<std::string_view, std::uint32_t> by_name_;
-  std::vector<std::vector<std::uint32_t>> callee_;
+  SymbolTables symbols_;
+  std::vector<std::vector<std::uint32_t>> callee_;  // by function, by op: the function it names
 };
 
 /// Runs function `name` of `module` once (see `Interpreter`).

@@ -9,8 +9,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <kildall/ir/diagnostics.hpp>
 
@@ -257,29 +261,50 @@ class Lexer {
   std::string file_;
 };
 
-/// Calls `f(name)` for each symbol reference `@name` (spelled as the lexer reads one) or
-/// `@"name"` in `text` (an attribute dictionary as written), outside string literals; `name`
-/// without the `@` and quotes.
+/// Calls `f(names)` for each symbol reference in `text` (an attribute dictionary as written),
+/// outside string literals: `names` (a `std::span<const std::string_view>`) holds the reference's
+/// names without `@` and quotes, one for a flat reference `@f` or `@"f"`, more for a nested one
+/// `@m::@f` (MLIR's `SymbolRefAttr`: root, then nested references), each spelled as the lexer
+/// reads a symbol.
 template <class F>
 void for_each_symbol_reference(std::string_view text, F&& f) {
+  std::vector<std::string_view> names;
+  // The name of the reference whose '@' is at `i`, and the index just past it; nullopt when
+  // none follows the '@'.
+  const auto name_at = [&](std::size_t i) -> std::optional<std::pair<std::string_view, std::size_t>> {
+    if (i + 1 >= text.size()) return std::nullopt;
+    if (text[i + 1] == '"') {
+      const std::size_t end = text.find('"', i + 2);
+      if (end == std::string_view::npos) return std::nullopt;
+      return std::pair{text.substr(i + 2, end - i - 2), end + 1};
+    }
+    if (!Lexer::is_identifier_start(text[i + 1])) return std::nullopt;
+    std::size_t end = i + 2;
+    while (end < text.size() && Lexer::is_identifier_char(text[end])) ++end;
+    return std::pair{text.substr(i + 1, end - i - 1), end};
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '"') {  // a string literal: skip it, escapes included
       for (++i; i < text.size() && text[i] != '"'; ++i)
         if (text[i] == '\\') ++i;
       continue;
     }
-    if (text[i] != '@' || i + 1 >= text.size()) continue;
-    if (text[i + 1] == '"') {
-      const std::size_t end = text.find('"', i + 2);
-      if (end == std::string_view::npos) return;
-      f(text.substr(i + 2, end - i - 2));
-      i = end;
+    if (text[i] != '@') continue;
+    auto name = name_at(i);
+    if (!name) {
+      if (i + 1 < text.size() && text[i + 1] == '"') return;  // an unterminated quoted name ends the text
       continue;
     }
-    if (!Lexer::is_identifier_start(text[i + 1])) continue;
-    std::size_t end = i + 2;
-    while (end < text.size() && Lexer::is_identifier_char(text[end])) ++end;
-    f(text.substr(i + 1, end - i - 1));
+    names.clear();
+    names.push_back(name->first);
+    std::size_t end = name->second;
+    while (text.substr(end, 3) == "::@") {
+      const auto nested = name_at(end + 2);
+      if (!nested) break;
+      names.push_back(nested->first);
+      end = nested->second;
+    }
+    f(std::span<const std::string_view>(names));
     i = end - 1;
   }
 }

@@ -12,6 +12,8 @@
 /// successor 1 operands...]`, like MLIR; each successor records how many of the
 /// trailing operands it forwards to its block's arguments.
 
+#include <algorithm>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -138,6 +140,9 @@ struct Function {
   Visibility visibility = Visibility::public_;  ///< `func.func private` / `nested`.
   std::string attributes;              ///< `attributes {...}` as written (its `{...}`; empty: none).
   SourceLoc loc;                       ///< Location of `func.func`.
+  /// The nested module it is written in (`Module::nested_modules`), or `no_index` for the
+  /// top-level module: its symbol table.
+  std::uint32_t parent_module = no_index;
 
   BodyArray<BlockData> blocks;         ///< Blocks in layout order; block 0 is the entry.
   BodyArray<OpData> ops;               ///< All ops, including erased ones.
@@ -351,25 +356,88 @@ class OpRegistry;
 struct ModuleLevelOp {
   std::string name;            ///< `dialect.op`.
   std::string attributes;      ///< Its attribute dictionary as written (`{...}`), or empty.
-  std::uint32_t position = 0;  ///< The number of functions written before it.
+  std::uint32_t position = 0;  ///< The number of functions (of any module) written before it.
   SourceLoc loc;               ///< Where it was written.
+  /// The nested module it is written in, or `no_index` for the top-level module.
+  std::uint32_t parent_module = no_index;
+  /// The number of nested modules opened before it (orders it among them; see `walk_module`).
+  std::uint32_t modules_before = 0;
 };
 
-/// A module: functions in textual order.
+/// A module written inside the top-level one or inside another nested module (MLIR's
+/// `builtin.module`, `module @name attributes {...} { ... }`): a symbol table of its own. Its
+/// functions are in `Module::functions` with the others (`Function::parent_module` says whose
+/// they are), so per-function passes see every function of the file.
+struct NestedModule {
+  std::string name;                 ///< `@name` without '@' (empty: unnamed, its symbols unreachable from outside).
+  std::string attributes;           ///< `attributes {...}` as written (its `{...}`; empty: none).
+  std::uint32_t parent_module = no_index;  ///< The nested module it is written in, or `no_index` (the top level).
+  std::uint32_t position = 0;       ///< The number of functions (of any module) written before it.
+  SourceLoc loc;                    ///< Where `module` (or `builtin.module`) was written.
+};
+
+/// A module: functions in textual order, the modules nested in it, and its module-level ops.
 struct Module {
-  std::vector<Function> functions;     ///< The functions.
+  std::vector<Function> functions;     ///< The functions, of the nested modules too, in textual order.
   std::vector<ModuleLevelOp> opaque_ops;  ///< Unregistered ops between the functions, in order.
+  std::vector<NestedModule> nested_modules;  ///< Nested modules in the order they are opened (a parent before its children).
   std::string name;                    ///< `module @name` (empty if none).
   std::string attributes;              ///< `module attributes {...}` as written (its `{...}`; empty: none).
   std::string source_name;             ///< File name used in diagnostics.
   const OpRegistry* registry = nullptr;  ///< The op table the module was built with (must outlive it).
 
-  /// The function named `name` (without '@'), if any.
+  /// The function named `name` (without '@') in the top-level module's own symbol table, if any
+  /// (symbol_table.hpp resolves names in nested modules and through them).
   [[nodiscard]] std::optional<std::uint32_t> find_function(std::string_view name) const {
     for (std::uint32_t i = 0; i < functions.size(); ++i)
-      if (functions[i].name == name) return i;
+      if (functions[i].parent_module == no_index && functions[i].name == name) return i;
     return std::nullopt;
   }
 };
+
+/// Visits what `module` holds in textual order: `visitor.open(m)` and `visitor.close(m)` around
+/// the contents of nested module `m`, `visitor.function(f)` for each function,
+/// `visitor.opaque_op(i)` for each module-level op. A loop with an explicit stack: nesting depth
+/// costs no native stack.
+template <class Visitor>
+void walk_module(const Module& module, Visitor&& visitor) {
+  std::vector<std::uint32_t> open;  // the nested modules around the next item, outermost first
+  const auto enter = [&](std::uint32_t parent) {  // closes what does not enclose an item of `parent`
+    while (!open.empty() && open.back() != parent) {
+      visitor.close(open.back());
+      open.pop_back();
+    }
+  };
+  constexpr std::uint32_t last = std::numeric_limits<std::uint32_t>::max();
+  // Each item's place: (functions before, modules opened before, op < module < function).
+  struct Key {
+    std::uint32_t functions = last, modules = last, kind = last;
+    auto operator<=>(const Key&) const = default;
+  };
+  std::size_t f = 0, op = 0, nested = 0;
+  while (true) {
+    const Key function_key = f < module.functions.size() ? Key{static_cast<std::uint32_t>(f), last - 1, 2} : Key{};
+    const Key op_key = op < module.opaque_ops.size()
+                           ? Key{module.opaque_ops[op].position, module.opaque_ops[op].modules_before, 0}
+                           : Key{};
+    const Key module_key = nested < module.nested_modules.size()
+                               ? Key{module.nested_modules[nested].position, static_cast<std::uint32_t>(nested), 1}
+                               : Key{};
+    const Key next = std::min({function_key, op_key, module_key});
+    if (next.kind == last) break;
+    if (next == op_key) {
+      enter(module.opaque_ops[op].parent_module);
+      visitor.opaque_op(static_cast<std::uint32_t>(op++));
+    } else if (next == module_key) {
+      enter(module.nested_modules[nested].parent_module);
+      visitor.open(static_cast<std::uint32_t>(nested));
+      open.push_back(static_cast<std::uint32_t>(nested++));
+    } else {
+      enter(module.functions[f].parent_module);
+      visitor.function(static_cast<std::uint32_t>(f++));
+    }
+  }
+  enter(no_index);
+}
 
 }  // namespace kildall::ir

@@ -33,7 +33,7 @@ struct OperationState;
 enum class BuiltinOp : OpCode {
   constant, addi, subi, muli, divsi, divui, remsi, remui, andi, ori, xori, shli, shrsi, shrui,
   minsi, maxsi, minui, maxui, floordivsi, ceildivsi, ceildivui, cmpi, select, extsi, extui, trunci, index_cast, index_castui,
-  br, cond_br, return_, call,
+  br, cond_br, return_, call, call_indirect, func_constant,
   scf_if, scf_for, scf_while, scf_yield, scf_condition,
   unregistered,  ///< An op of no registered dialect, written in the generic form (`--allow-unregistered-dialect`).
   count  ///< Number of built-in ops; dialect op codes start here.
@@ -58,6 +58,8 @@ enum class OpFormat : std::uint8_t {
   cond_branch,  ///< `cf.cond_br %c, ^bb1(...), ^bb2(...)`.
   return_op,    ///< `func.return %a, %b : T1, T2` (or no operands).
   call,         ///< `func.call @callee(%a) : (T) -> R`.
+  call_indirect,  ///< `func.call_indirect %f(%a) : (T) -> R` (`%f` of that function type).
+  function_constant,  ///< `func.constant @f : (T) -> R` -> one value of that function type.
   generic,      ///< `"dialect.op"(%a) [^bb1, ^bb2] {attrs} : (T) -> R`, MLIR's generic form (unregistered ops).
   scf_if,       ///< `scf.if %c -> (T) { ... } else { ... }`.
   scf_for,      ///< `scf.for %i = %lb to %ub step %s iter_args(%a = %x) -> (T) : T { ... }`.
@@ -68,6 +70,14 @@ enum class OpFormat : std::uint8_t {
   index_compare,  ///< `index.cmp slt(%a, %b)` -> i1 (operands `index`).
   index_constant,  ///< `index.constant 42` -> `index`.
   bool_constant,   ///< `index.bool.constant true` -> i1.
+};
+
+/// How an op calls a function (MLIR's `CallOpInterface`), read by the interpreter, the verifier
+/// and the module's call graph.
+enum class CallKind : std::uint8_t {
+  none,    ///< Not a call.
+  symbol,  ///< Calls the function it names (`OpDefinition::names_function`); all operands are arguments (`func.call`).
+  value,   ///< Calls the function operand 0 holds, a value of function type; the other operands are arguments (`func.call_indirect`).
 };
 
 /// What the interpreter reports for one op.
@@ -182,6 +192,15 @@ struct OpDefinition {
   /// True for an op without operands whose result is a constant it carries (MLIR's
   /// `ConstantLike`: `arith.constant`, `index.constant`): rewrites leave it as it is.
   bool constant_like = false;
+  /// Whether and how the op calls a function. A call has no `eval`: the interpreter runs the
+  /// callee, the analyses read its results from the call graph at module level (direct calls)
+  /// or find them unknown (per function; indirect calls always, as MLIR's SCCP does).
+  CallKind calls = CallKind::none;
+  /// True when the op names a function by symbol: `OpData::imm`/`aux` hold the name (without
+  /// '@') in the function's arena, looked up in the symbol table of the function's module
+  /// (`func.call`, `func.constant`). The verifier resolves it; a function named by an op that
+  /// does not call it (`func.constant`) may be called from anywhere (a module-level root).
+  bool names_function = false;
 };
 
 /// The records of the built-in ops, indexed by `BuiltinOp` (defined in builtin_ops.hpp, which

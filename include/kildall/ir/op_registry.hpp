@@ -10,7 +10,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -32,9 +36,53 @@ class RegistryError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// The inputs and results of a function type (`(i32, index) -> i32`).
+struct FunctionSignature {
+  std::vector<Type> inputs;   ///< Argument types.
+  std::vector<Type> results;  ///< Result types.
+  /// Signatures compare type by type.
+  friend bool operator==(const FunctionSignature&, const FunctionSignature&) = default;
+};
+
+namespace detail {
+
+/// The function types of a registry, interned as MLIR's context uniques types: created while
+/// parsing (through a `const OpRegistry&`, possibly from several threads), so behind a mutex.
+class FunctionTypeTable {
+ public:
+  /// The id of `signature`, interning it on first sight.
+  std::uint32_t intern(FunctionSignature signature) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto key = std::make_pair(signature.inputs.size(), encode(signature));
+    const auto [it, added] = ids_.try_emplace(key, static_cast<std::uint32_t>(signatures_.size()));
+    if (added) signatures_.push_back(std::move(signature));
+    return it->second;
+  }
+  /// The signature of id `id` (a copy: the table may grow meanwhile); empty for an unknown id.
+  [[nodiscard]] FunctionSignature get(std::uint32_t id) const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return id < signatures_.size() ? signatures_[id] : FunctionSignature{};
+  }
+
+ private:
+  static std::vector<std::uint32_t> encode(const FunctionSignature& s) {
+    std::vector<std::uint32_t> words;
+    for (const Type t : s.inputs) words.push_back(t.raw());
+    for (const Type t : s.results) words.push_back(t.raw());
+    return words;
+  }
+  mutable std::mutex mutex_;
+  std::deque<FunctionSignature> signatures_;
+  std::map<std::pair<std::size_t, std::vector<std::uint32_t>>, std::uint32_t> ids_;
+};
+
+}  // namespace detail
+
 /// The table of op kinds and dialect types. Construction registers the
 /// built-in `func`, `cf` and `arith` ops (codes = `BuiltinOp`), and the
-/// aliases `return` and `call` (as MLIR resolves them inside `func.func`).
+/// aliases `return`, `call`, `call_indirect` and `constant` (as MLIR resolves them inside
+/// `func.func`). Function types are interned on demand (`function_type`), as MLIR's context
+/// uniques types; copies of a registry share them.
 class OpRegistry {
   /// Transparent string hash, so lookups by `std::string_view` do not allocate.
   struct NameHash {
@@ -51,6 +99,8 @@ class OpRegistry {
     for (OpDefinition& def : index_op_definitions()) add_op(std::move(def));
     add_alias("return", code_of(BuiltinOp::return_));
     add_alias("call", code_of(BuiltinOp::call));
+    add_alias("call_indirect", code_of(BuiltinOp::call_indirect));
+    add_alias("constant", code_of(BuiltinOp::func_constant));
   }
 
   /// A registry of the built-in and `index` ops only, shared (analyses given no registry use it).
@@ -91,6 +141,15 @@ class OpRegistry {
     return type;
   }
 
+  /// The function type `(inputs) -> (results)`, interned (thread-safe; the registry may be const).
+  [[nodiscard]] Type function_type(FunctionSignature signature) const {
+    return Type::function(function_types_->intern(std::move(signature)));
+  }
+  /// The inputs and results of function type `type` (empty for any other type).
+  [[nodiscard]] FunctionSignature signature(Type type) const {
+    return type.is_function() ? function_types_->get(type.function_id()) : FunctionSignature{};
+  }
+
   /// The code of the op spelled `name`, if registered.
   [[nodiscard]] std::optional<OpCode> find_op(std::string_view name) const {
     const auto it = by_name_.find(name);
@@ -123,6 +182,20 @@ class OpRegistry {
     if (type.is_integer()) return name.append("i").append(std::to_string(type.width()));
     if (type.is_index()) return "index";
     if (type.is_dialect() && type.dialect_id() < type_names_.size()) return name.append("!").append(type_names_[type.dialect_id()]);
+    if (type.is_function()) {  // `(T1, T2) -> R`, `-> (R1, R2)`; a lone function-typed result in parentheses
+      const FunctionSignature s = signature(type);
+      const auto list = [&](const std::vector<Type>& types) {
+        for (std::size_t i = 0; i < types.size(); ++i) name.append(i ? ", " : "").append(type_name(types[i]));
+      };
+      name.append("(");
+      list(s.inputs);
+      name.append(") -> ");
+      const bool parenthesized = s.results.size() != 1 || s.results[0].is_function();
+      if (parenthesized) name.append("(");
+      list(s.results);
+      if (parenthesized) name.append(")");
+      return name;
+    }
     return "<<null type>>";
   }
 
@@ -132,26 +205,8 @@ class OpRegistry {
   std::vector<std::string> type_names_;
   std::vector<unsigned> type_widths_;  // by dialect type id
   NameMap<Type> type_by_name_;
+  std::shared_ptr<detail::FunctionTypeTable> function_types_ = std::make_shared<detail::FunctionTypeTable>();
 };
-
-/// By function of `module`, by op: the function a live `func.call` names, or `no_index` (not a
-/// call, or a symbol the module does not define). One hash lookup per call, so resolving every
-/// call of a module is linear in its size (the interpreter and the module-level analyses read it).
-[[nodiscard]] inline std::vector<std::vector<std::uint32_t>> callees_by_op(const Module& module) {
-  std::unordered_map<std::string_view, std::uint32_t> by_name;
-  for (std::uint32_t f = 0; f < module.functions.size(); ++f) by_name.emplace(module.functions[f].name, f);
-  std::vector<std::vector<std::uint32_t>> callees(module.functions.size());
-  for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
-    const Function& fn = module.functions[f];
-    callees[f].assign(fn.ops.size(), no_index);
-    for (OpId op = 0; op < fn.ops.size(); ++op) {
-      if (fn.ops[op].erased || !is(fn.ops[op].code, BuiltinOp::call)) continue;
-      const auto it = by_name.find(fn.arena_string(fn.ops[op].imm, fn.ops[op].aux));
-      if (it != by_name.end()) callees[f][op] = it->second;
-    }
-  }
-  return callees;
-}
 
 /// The name of `op` as written: its record's, or an unregistered op's own (`"foo.bar"` without quotes).
 [[nodiscard]] inline std::string_view op_name(const Function& fn, OpId op, const OpRegistry& registry) {
@@ -164,7 +219,7 @@ class OpRegistry {
 /// (MLIR's `wouldOpBeTriviallyDead` without the uses): the one definition of "no side effect"
 /// every rewrite that erases unused ops reads (`RewriteAdapter::is_pure`, hence the greedy
 /// driver of `canonicalize`; `replace_with_constants`; region simplification's liveness). True for an op
-/// its record gives semantics (`eval`) that is no terminator, may end no block (an unregistered
+/// its record gives semantics (`eval`), or that only names a function (`func.constant`), that is no terminator, may end no block (an unregistered
 /// op is opaque) and has no successors; and for an op owning regions whose flow its record
 /// describes when every op of those regions has no effect either, their own terminators
 /// (`scf.yield`, `scf.condition`) and branches aside (MLIR's `RecursiveMemoryEffects`: an
@@ -176,7 +231,8 @@ class OpRegistry {
   const OpDefinition& def = registry.op(o.code);
   if (def.terminator || def.may_terminate || o.successor_count != 0) return false;
   const auto [first, last] = fn.regions_of(op);
-  if (first == last) return static_cast<bool>(def.eval);
+  // An op naming a function without calling it (`func.constant`, MLIR's `Pure`) only makes a value.
+  if (first == last) return static_cast<bool>(def.eval) || (def.names_function && def.calls == CallKind::none);
   if (!def.region_flow.described()) return false;
   for (RegionId r = first; r < last; ++r) {
     const RegionData& region = fn.regions[r];

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -172,31 +173,61 @@ class OpAsmParser {
     module.source_name = lexer_.file();
     module.registry = registry_;
     bool wrapped = false;
-    if (token_.kind == TokenKind::bare_identifier && token_.text == "module") {
+    if (at_module_keyword()) {
       consume();
       wrapped = true;
       if (token_.kind == TokenKind::at_identifier) module.name = std::string(consume().text.substr(1));
       if (consume_keyword_if("attributes")) module.attributes = std::string(expect_attribute_dictionary());
       expect(TokenKind::l_brace, "'{' to begin the module body");
     }
-    std::unordered_map<std::string, SourceLoc> seen;
+    // The symbols defined so far, per symbol table (the top level, each nested module).
+    std::map<std::pair<std::uint32_t, std::string>, SourceLoc> seen;
+    std::vector<std::uint32_t> open;  // the nested modules being read, outermost first
+    const auto current = [&] { return open.empty() ? no_index : open.back(); };
+    const auto define = [&](const std::string& name, SourceLoc loc) {
+      if (!seen.emplace(std::pair{current(), name}, loc).second)
+        error(loc, "redefinition of symbol " + quote_source("@" + name));
+    };
     while (true) {
-      if (wrapped && token_.kind == TokenKind::r_brace) {
+      if (!open.empty() && token_.kind == TokenKind::r_brace) {
+        consume();
+        open.pop_back();
+        continue;
+      }
+      if (wrapped && open.empty() && token_.kind == TokenKind::r_brace) {
         consume();
         break;
       }
-      if (!wrapped && token_.kind == TokenKind::eof) break;
+      if (!wrapped && open.empty() && token_.kind == TokenKind::eof) break;
       if (token_.kind == TokenKind::bare_identifier && token_.text == "func.func") {
         module.functions.emplace_back();
-        parse_function(module.functions.back());
-        if (!seen.emplace(module.functions.back().name, module.functions.back().loc).second)
-          error(module.functions.back().loc, "redefinition of symbol " + quote_source("@" + module.functions.back().name));
+        Function& fn = module.functions.back();
+        fn.parent_module = current();
+        parse_function(fn);
+        define(fn.name, fn.loc);
         if (on_function_parsed_) on_function_parsed_(lexer_.offset_of(token_));
+      } else if (at_module_keyword()) {
+        if (open.size() >= max_module_depth)
+          error(token_.loc, "modules nested more than " + std::to_string(max_module_depth) + " deep");
+        NestedModule nested;
+        nested.loc = consume().loc;
+        nested.parent_module = current();
+        nested.position = static_cast<std::uint32_t>(module.functions.size());
+        if (token_.kind == TokenKind::at_identifier) {
+          const Token name = consume();
+          nested.name = std::string(name.text.substr(1));
+          define(nested.name, name.loc);
+        }
+        if (consume_keyword_if("attributes")) nested.attributes = std::string(expect_attribute_dictionary());
+        expect(TokenKind::l_brace, "'{' to begin the module body");
+        open.push_back(static_cast<std::uint32_t>(module.nested_modules.size()));
+        module.nested_modules.push_back(std::move(nested));
       } else if (token_.kind == TokenKind::string) {
-        parse_module_level_operation(module);
+        parse_module_level_operation(module, current());
       } else {
-        error(token_.loc, "expected 'func.func'" + std::string(wrapped ? " or '}'" : "") + ", found " +
-                              quote(token_));
+        error(token_.loc, std::string(wrapped || !open.empty() ? "expected 'func.func', 'module' or '}'"
+                                                               : "expected 'func.func' or 'module'") +
+                              ", found " + quote(token_));
       }
     }
     if (token_.kind != TokenKind::eof) error(token_.loc, "expected end of file, found " + quote(token_));
@@ -363,9 +394,25 @@ class OpAsmParser {
   void resolve_operand(const UnresolvedOperand& operand, Type type, OperationState& state) {
     state.operands.push_back(resolve_use(operand, type));
   }
-  /// Reads a type: `iN`, `index` or a registered `!dialect.type`.
+  /// Reads a type: `iN`, `index`, a registered `!dialect.type`, or a function type
+  /// `(T1, T2) -> R` (`-> (R1, R2)`, `() -> ()`), nested at most `max_type_depth` deep.
   Type parse_type() {
     const Token t = token_;
+    if (t.kind == TokenKind::l_paren) {
+      if (type_depth_ >= max_type_depth)
+        error(t.loc, "function types nested more than " + std::to_string(max_type_depth) + " deep");
+      ++type_depth_;
+      consume();
+      FunctionSignature signature;
+      if (!consume_if(TokenKind::r_paren)) {
+        signature.inputs = parse_type_list();
+        expect(TokenKind::r_paren, "')' or ','");
+      }
+      expect(TokenKind::arrow, "'->' in a function type");
+      signature.results = parse_function_results();
+      --type_depth_;
+      return registry_->function_type(std::move(signature));
+    }
     if (t.kind == TokenKind::bare_identifier) {
       if (t.text == "index") {
         consume();
@@ -450,6 +497,17 @@ class OpAsmParser {
 
  private:
   static constexpr std::uint32_t placeholder_bit = 0x80000000u;
+  /// How deep modules may nest in one another (read by a loop; the limit keeps the printed
+  /// indentation sane).
+  static constexpr std::size_t max_module_depth = 256;
+
+  /// Whether `module` or `builtin.module` is next.
+  [[nodiscard]] bool at_module_keyword() const {
+    return token_.kind == TokenKind::bare_identifier && (token_.text == "module" || token_.text == "builtin.module");
+  }
+  /// How deep function types may nest (`((i32) -> i32) -> i32` is 2): the type parser recurses.
+  static constexpr std::uint32_t max_type_depth = 64;
+  std::uint32_t type_depth_ = 0;
 
   struct Placeholder {
     Type type;
@@ -724,7 +782,7 @@ class OpAsmParser {
 
   /// An unregistered op at module level (when allowed): `"dialect.op"() {attrs} : () -> ()`,
   /// without operands, results, successors or regions (a module has no values to give it).
-  void parse_module_level_operation(Module& module) {
+  void parse_module_level_operation(Module& module, std::uint32_t parent_module) {
     const Token name = consume();
     const std::string_view text = name.text.substr(1, name.text.size() - 2);
     check_generic_operation_name(name, text);
@@ -744,6 +802,8 @@ class OpAsmParser {
     op.name = std::string(text);
     op.attributes = std::string(parse_optional_attribute_dictionary());
     op.position = static_cast<std::uint32_t>(module.functions.size());
+    op.parent_module = parent_module;
+    op.modules_before = static_cast<std::uint32_t>(module.nested_modules.size());
     op.loc = name.loc;
     expect(TokenKind::colon, "':' and the op's function type");
     empty_list("'('", "operands");
@@ -1103,10 +1163,41 @@ class OpAsmParser {
         const Token callee = expect(TokenKind::at_identifier, "the callee symbol");
         s.imm = intern(callee.text.substr(1));
         s.aux = static_cast<std::uint32_t>(callee.text.size() - 1);
+        if (token_.kind == TokenKind::colon)  // `@m::@f`, as MLIR: a call names a function of its own module
+          error(token_.loc, "'func.call' takes a flat symbol reference: a function of a nested module cannot be called from outside it");
         const std::vector<UnresolvedOperand> refs = parse_operand_list();
         s.attributes = parse_optional_attribute_dictionary();
         expect(TokenKind::colon, "':' and the callee's function type");
         parse_function_type(refs, "'func.call'", s);
+        return;
+      }
+      case OpFormat::call_indirect: {  // %f(%a, %b) {attrs} : (T1, T2) -> R
+        const UnresolvedOperand callee = parse_operand();
+        const std::vector<UnresolvedOperand> refs = parse_operand_list();
+        s.attributes = parse_optional_attribute_dictionary();
+        expect(TokenKind::colon, "':' and the callee's function type");
+        const SourceLoc type_loc = token_.loc;
+        const Type type = parse_type();
+        if (!type.is_function()) error(type_loc, "expected a function type, found '" + registry_->type_name(type) + "'");
+        FunctionSignature signature = registry_->signature(type);
+        if (signature.inputs.size() != refs.size())
+          error(type_loc, "'func.call_indirect' has " + std::to_string(refs.size()) + " argument(s) but its type lists " +
+                              std::to_string(signature.inputs.size()));
+        resolve_operand(callee, type, s);
+        for (std::size_t i = 0; i < refs.size(); ++i) resolve_operand(refs[i], signature.inputs[i], s);
+        s.result_types = std::move(signature.results);
+        return;
+      }
+      case OpFormat::function_constant: {  // {attrs} @f : (T) -> R
+        s.attributes = parse_optional_attribute_dictionary();
+        const Token symbol = expect(TokenKind::at_identifier, "the function's symbol");
+        s.imm = intern(symbol.text.substr(1));
+        s.aux = static_cast<std::uint32_t>(symbol.text.size() - 1);
+        expect(TokenKind::colon, "':' and the function's type");
+        const SourceLoc type_loc = token_.loc;
+        const Type type = parse_type();
+        if (!type.is_function()) error(type_loc, "expected a function type, found '" + registry_->type_name(type) + "'");
+        s.result_types.push_back(type);
         return;
       }
     }

@@ -224,7 +224,7 @@ class OpAsmPrinter {
   /// Prints the result types of `op` as a function type's: `T`, `(T1, T2)` or `()`.
   void print_result_types(const Function& fn, OpId op) {
     const OpData& o = fn.ops[op];
-    if (o.result_count == 1) {
+    if (o.result_count == 1 && !fn.values[o.result_begin].type.is_function()) {  // `-> ((T) -> R)` stays parenthesized
       print_type(fn.values[o.result_begin].type);
       return;
     }
@@ -534,6 +534,22 @@ class OpAsmPrinter {
         print_result_types(fn, op);
         return;
       }
+      case OpFormat::call_indirect: {
+        *this << " ";
+        print_operand(operands[0]);
+        *this << "(";
+        print_operands(operands.subspan(1));
+        *this << ")";
+        print_attributes();
+        *this << " : ";
+        print_type(type_of(operands[0]));
+        return;
+      }
+      case OpFormat::function_constant:
+        print_attributes();
+        *this << " @" << fn.arena_string(o.imm, o.aux) << " : ";
+        print_type(type_of(o.result_begin));
+        return;
     }
   }
 
@@ -582,7 +598,7 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
   out += ")";
   if (!fn.result_types.empty()) {
     out += " -> ";
-    if (fn.result_types.size() == 1) {
+    if (fn.result_types.size() == 1 && !fn.result_types[0].is_function()) {
       printer.print_type(fn.result_types[0]);
     } else {
       out += "(";
@@ -608,32 +624,56 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
   out += "}\n";
 }
 
-/// Appends the opening line of `module` (`module @name attributes {...} {` and a newline).
-inline void print_module_header(const Module& module, std::string& out) {
+/// Appends the opening line of a module: `module @name attributes {...} {` and a newline.
+inline void print_module_header(std::string_view name, std::string_view attributes, std::string& out) {
   out += "module ";
-  if (!module.name.empty()) {
+  if (!name.empty()) {
     out += "@";
-    out += module.name;
+    out += name;
     out += " ";
   }
-  if (!module.attributes.empty()) {
+  if (!attributes.empty()) {
     out += "attributes ";
-    out += module.attributes;
+    out += attributes;
     out += " ";
   }
   out += "{\n";
 }
 
-/// Appends `module` to `out` as `module { ... }`: its functions and, between them, its
-/// module-level unregistered ops. `drain` as for `print_function`.
+/// Appends the opening line of `module` (`module @name attributes {...} {` and a newline).
+inline void print_module_header(const Module& module, std::string& out) {
+  print_module_header(module.name, module.attributes, out);
+}
+
+/// Appends `module` to `out` as `module { ... }`: its functions, nested modules and, between
+/// them, its module-level unregistered ops, in the order they were written. `drain` as for
+/// `print_function`.
 template <class Drain = KeepText>
 void print_module(const Module& module, std::string& out, Drain drain = {}) {
   print_module_header(module, out);
-  std::size_t next_op = 0;
-  const auto print_opaque_ops_before = [&](std::size_t f) {
-    for (; next_op < module.opaque_ops.size() && module.opaque_ops[next_op].position <= f; ++next_op) {
-      const ModuleLevelOp& op = module.opaque_ops[next_op];
-      out += "  \"";
+  std::size_t indent = 2;
+  struct Printer {
+    const Module& module;
+    std::string& out;
+    Drain& drain;
+    std::size_t& indent;
+    void open(std::uint32_t m) {
+      out.append(indent, ' ');
+      print_module_header(module.nested_modules[m].name, module.nested_modules[m].attributes, out);
+      indent += 2;
+    }
+    void close(std::uint32_t) {
+      indent -= 2;
+      out.append(indent, ' ');
+      out += "}\n";
+    }
+    void function(std::uint32_t f) {
+      print_function(module.functions[f], *module.registry, out, static_cast<int>(indent), drain);
+    }
+    void opaque_op(std::uint32_t i) {
+      const ModuleLevelOp& op = module.opaque_ops[i];
+      out.append(indent, ' ');
+      out += "\"";
       out += op.name;
       out += "\"() ";
       if (!op.attributes.empty()) {
@@ -643,11 +683,7 @@ void print_module(const Module& module, std::string& out, Drain drain = {}) {
       out += ": () -> ()\n";
     }
   };
-  for (std::size_t f = 0; f < module.functions.size(); ++f) {
-    print_opaque_ops_before(f);
-    print_function(module.functions[f], *module.registry, out, 2, drain);
-  }
-  print_opaque_ops_before(module.functions.size());
+  walk_module(module, Printer{module, out, drain, indent});
   out += "}\n";
 }
 

@@ -1,16 +1,17 @@
 #pragma once
 /// \file
 /// Types of the reference IR: signless integers `i1`..`i64`, `index` (64 bits
-/// wide for the interpreter and analyses) and opaque dialect types such as
-/// `!noisy.i32`, which an `OpRegistry` interns. A type is one 32-bit word so
-/// values stay small and comparisons are a single integer compare.
+/// wide for the interpreter and analyses), opaque dialect types such as
+/// `!noisy.i32`, and function types such as `(i32) -> i32` (the type of a
+/// `func.constant`), both of which an `OpRegistry` interns. A type is one
+/// 32-bit word so values stay small and comparisons are a single integer compare.
 
 #include <compare>
 #include <cstdint>
 
 namespace kildall::ir {
 
-/// A type: the null type, `iN` (1 <= N <= 64), `index`, or a dialect type.
+/// A type: the null type, `iN` (1 <= N <= 64), `index`, a dialect type, or a function type.
 class Type {
  public:
   /// The null type (no type).
@@ -22,6 +23,8 @@ class Type {
   [[nodiscard]] static constexpr Type index() { return Type(index_code); }
   /// The dialect type with registry id `id` (see `OpRegistry::add_type`).
   [[nodiscard]] static constexpr Type dialect(std::uint32_t id) { return Type(dialect_base + id); }
+  /// The function type with registry id `id` (see `OpRegistry::function_type`).
+  [[nodiscard]] static constexpr Type function(std::uint32_t id) { return Type(function_base + id); }
   /// `i1`, the type of conditions.
   [[nodiscard]] static constexpr Type i1() { return integer(1); }
 
@@ -34,9 +37,13 @@ class Type {
   /// True for `iN` or `index` (MLIR's "signless-integer-like").
   [[nodiscard]] constexpr bool is_integer_like() const { return is_integer() || is_index(); }
   /// True for a dialect type.
-  [[nodiscard]] constexpr bool is_dialect() const { return raw_ >= dialect_base; }
+  [[nodiscard]] constexpr bool is_dialect() const { return raw_ >= dialect_base && raw_ < function_base; }
   /// The registry id of a dialect type.
   [[nodiscard]] constexpr std::uint32_t dialect_id() const { return raw_ - dialect_base; }
+  /// True for a function type (`(i32) -> i32`).
+  [[nodiscard]] constexpr bool is_function() const { return raw_ >= function_base; }
+  /// The registry id of a function type.
+  [[nodiscard]] constexpr std::uint32_t function_id() const { return raw_ - function_base; }
   /// Bit width of an integer-like type (`index` is 64 bits); 0 otherwise.
   [[nodiscard]] constexpr unsigned width() const {
     if (is_integer()) return raw_;
@@ -52,6 +59,7 @@ class Type {
  private:
   static constexpr std::uint32_t index_code = 65;
   static constexpr std::uint32_t dialect_base = 128;
+  static constexpr std::uint32_t function_base = 0x80000000u;
   constexpr explicit Type(std::uint32_t raw) : raw_(raw) {}
   std::uint32_t raw_ = 0;
 };

@@ -3,7 +3,10 @@
 /// The verifier: the structural and type rules MLIR checks after parsing.
 /// Terminators end every block and appear nowhere else; branches pass as many
 /// operands, of the right types, as their target blocks take; the entry block
-/// has no predecessors; returns and calls match the signatures; `arith` ops
+/// has no predecessors; returns and calls match the signatures (a call's
+/// callee is looked up in the symbol table of its function's module,
+/// symbol_table.hpp; `func.call_indirect` and `func.constant` agree with
+/// their function types); `arith` ops
 /// get integer types and casts change the width in the right direction; dialect
 /// ops run their own `verify` hook; and every use is dominated by its
 /// definition (dominators by Cooper-Harvey-Kennedy, kildall/graph/dominators.hpp; as in
@@ -12,7 +15,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <kildall/ir/arith.hpp>
@@ -23,14 +25,20 @@
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/parser.hpp>
+#include <kildall/ir/symbol_table.hpp>
 
 namespace kildall::ir {
 
 namespace detail {
 
-/// Verifies one function; `functions` maps names to indices for call checks.
-inline void verify_function(const Module& module, const Function& fn,
-                            const std::unordered_map<std::string_view, std::uint32_t>& functions) {
+/// `@name` of nested module `m`, or "(unnamed)", for messages.
+[[nodiscard]] inline std::string nested_module_name(const Module& module, std::uint32_t m) {
+  const std::string& name = module.nested_modules[m].name;
+  return name.empty() ? std::string("(unnamed)") : "'@" + name + "'";
+}
+
+/// Verifies one function; `symbols` resolves the functions its ops name.
+inline void verify_function(const Module& module, const Function& fn, const SymbolTables& symbols) {
   const OpRegistry& registry = *module.registry;
   const auto fail = [&](SourceLoc loc, std::string message) {
     throw IrError(Diagnostic{module.source_name, loc, std::move(message)});
@@ -91,6 +99,7 @@ inline void verify_function(const Module& module, const Function& fn,
     }
     // An op's own rules are its record's `verify` (below); returns and calls check the
     // function's signature and the module's symbols.
+    const OpDefinition& def = registry.op(o.code);
     if (is(o.code, BuiltinOp::return_)) {
       if (fn.parent_op(o.block) != no_index) op_fail(op, "expects parent op 'func.func'");
       if (operands.size() != fn.result_types.size())
@@ -100,27 +109,51 @@ inline void verify_function(const Module& module, const Function& fn,
         if (type_of(operands[i]) != fn.result_types[i])
           op_fail(op, "operand #" + std::to_string(i) + " has type " + type_name(type_of(operands[i])) +
                           ", but the function returns " + type_name(fn.result_types[i]));
-    } else if (is(o.code, BuiltinOp::call)) {
-      const auto callee_name = fn.arena_string(o.imm, o.aux);
-      const auto it = functions.find(callee_name);
-      if (it == functions.end()) op_fail(op, "calls undefined function " + quote_source("@" + std::string(callee_name)));
-      const Function& callee = module.functions[it->second];
-      if (operands.size() != callee.argument_types.size())
-        op_fail(op, "passes " + std::to_string(operands.size()) + " operand(s), but '@" + callee.name + "' takes " +
-                        std::to_string(callee.argument_types.size()));
-      for (std::size_t i = 0; i < operands.size(); ++i)
-        if (type_of(operands[i]) != callee.argument_types[i])
-          op_fail(op, "operand #" + std::to_string(i) + " has type " + type_name(type_of(operands[i])) +
-                          ", but '@" + callee.name + "' expects " + type_name(callee.argument_types[i]));
-      if (o.result_count != callee.result_types.size())
-        op_fail(op, "has " + std::to_string(o.result_count) + " result(s), but '@" + callee.name + "' returns " +
-                        std::to_string(callee.result_types.size()));
-      for (std::uint32_t i = 0; i < o.result_count; ++i)
-        if (type_of(o.result_begin + i) != callee.result_types[i])
-          op_fail(op, "result #" + std::to_string(i) + " has type " + type_name(type_of(o.result_begin + i)) +
-                          ", but '@" + callee.name + "' returns " + type_name(callee.result_types[i]));
+    } else if (def.names_function || def.calls != CallKind::none) {
+      // A call agrees with the signature of its callee: the function it names (looked up in the
+      // symbol table of this function's module), or the function type of its operand 0; a
+      // `func.constant`'s type is its function's signature.
+      FunctionSignature signature;
+      std::string callee;  // for messages: '@f', or the callee operand's type
+      if (def.names_function) {
+        const auto name = fn.arena_string(o.imm, o.aux);
+        const auto f = symbols.function(fn.parent_module, name);
+        if (!f)
+          op_fail(op, std::string(def.calls == CallKind::none ? "names" : "calls") + " undefined function " +
+                          quote_source("@" + std::string(name)) +
+                          (fn.parent_module == no_index
+                               ? std::string()
+                               : " (not in the symbol table of module " + nested_module_name(module, fn.parent_module) + ")"));
+        const Function& target = module.functions[*f];
+        signature = {target.argument_types, target.result_types};
+        callee = "'@" + target.name + "'";
+        if (def.calls == CallKind::none && type_of(o.result_begin) != registry.function_type(signature))
+          op_fail(op, "has type " + type_name(type_of(o.result_begin)) + ", but " + callee + " has type " +
+                          type_name(registry.function_type(signature)));
+      } else {
+        if (operands.empty() || !type_of(operands[0]).is_function()) op_fail(op, "calls a value that is not a function");
+        signature = registry.signature(type_of(operands[0]));
+        callee = "its callee of type " + type_name(type_of(operands[0]));
+      }
+      if (def.calls != CallKind::none) {
+        const auto arguments = def.calls == CallKind::value ? operands.subspan(1) : operands;
+        if (arguments.size() != signature.inputs.size())
+          op_fail(op, "passes " + std::to_string(arguments.size()) + " operand(s), but " + callee + " takes " +
+                          std::to_string(signature.inputs.size()));
+        for (std::size_t i = 0; i < arguments.size(); ++i)
+          if (type_of(arguments[i]) != signature.inputs[i])
+            op_fail(op, "operand #" + std::to_string(i) + " has type " + type_name(type_of(arguments[i])) + ", but " +
+                            callee + " expects " + type_name(signature.inputs[i]));
+        if (o.result_count != signature.results.size())
+          op_fail(op, "has " + std::to_string(o.result_count) + " result(s), but " + callee + " returns " +
+                          std::to_string(signature.results.size()));
+        for (std::uint32_t i = 0; i < o.result_count; ++i)
+          if (type_of(o.result_begin + i) != signature.results[i])
+            op_fail(op, "result #" + std::to_string(i) + " has type " + type_name(type_of(o.result_begin + i)) +
+                            ", but " + callee + " returns " + type_name(signature.results[i]));
+      }
     }
-    if (const VerifyHook& hook = registry.op(o.code).verify) {
+    if (const VerifyHook& hook = def.verify) {
       if (auto message = hook(fn, op, registry)) op_fail(op, *message);
     }
   }
@@ -184,9 +217,8 @@ inline void verify_function(const Module& module, const Function& fn,
 
 /// Verifies `module`; throws `IrError` at the first violation.
 inline void verify(const Module& module) {
-  std::unordered_map<std::string_view, std::uint32_t> functions;
-  for (std::uint32_t i = 0; i < module.functions.size(); ++i) functions.emplace(module.functions[i].name, i);
-  for (const Function& fn : module.functions) detail::verify_function(module, fn, functions);
+  const SymbolTables symbols(module);
+  for (const Function& fn : module.functions) detail::verify_function(module, fn, symbols);
 }
 
 /// Parses and verifies `source` (see `parse_module` and `verify`).

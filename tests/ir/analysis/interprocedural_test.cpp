@@ -104,15 +104,21 @@ kildall::CallGraphOptions contexts(bool sensitive, std::uint32_t max_contexts = 
   return options;
 }
 
-}  // namespace
-
-TEST_CASE("module-level SCCP and ranges are sound for every call the public functions make, and their rewrites keep the results") {
-  const OpRegistry registry;
-  kildall::fuzz::ProgramLimits limits;
-  limits.max_functions = 5;
-  limits.private_functions = true;
+/// What `check_module_level` found: private functions reached and the constants in them (one
+/// context per function), and what per argument tuple proved beyond that.
+struct ModuleLevelCounts {
   std::size_t privates_reached = 0, constants = 0, gained_constants = 0, gained_ranges = 0;
-  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+};
+
+/// Module-level SCCP and ranges on `seeds` random modules of `limits`, one context per function
+/// and per argument tuple: sound for every call the public functions make, their rewrites keep
+/// the results, and per argument tuple every state is below the context-insensitive one.
+ModuleLevelCounts check_module_level(const kildall::fuzz::ProgramLimits& limits, std::uint64_t seeds) {
+  const OpRegistry registry;
+  ModuleLevelCounts counts;
+  std::size_t &privates_reached = counts.privates_reached, &constants = counts.constants;
+  std::size_t &gained_constants = counts.gained_constants, &gained_ranges = counts.gained_ranges;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     std::mt19937_64 rng(seed);
     const kildall::fuzz::GeneratedProgram program = kildall::fuzz::generate_program(rng, limits);
     CAPTURE(program.text);
@@ -194,13 +200,34 @@ TEST_CASE("module-level SCCP and ranges are sound for every call the public func
       }
     }
   }
-  MESSAGE("private functions reached: " << privates_reached << ", constants in them: " << constants
-                                        << "; per argument tuple, more constants: " << gained_constants
-                                        << ", narrower ranges: " << gained_ranges);
-  CHECK(privates_reached > 60);  // the generated modules did exercise private callees
-  CHECK(constants > 100);
-  CHECK(gained_constants > 0);  // and contexts did prove more
-  CHECK(gained_ranges > 0);
+  return counts;
+}
+
+}  // namespace
+
+TEST_CASE("module-level SCCP and ranges are sound for every call the public functions make, and their rewrites keep the results") {
+  kildall::fuzz::ProgramLimits limits;
+  limits.max_functions = 5;
+  limits.private_functions = true;
+  const ModuleLevelCounts c = check_module_level(limits, 400);
+  MESSAGE("private functions reached: " << c.privates_reached << ", constants in them: " << c.constants
+                                        << "; per argument tuple, more constants: " << c.gained_constants
+                                        << ", narrower ranges: " << c.gained_ranges);
+  CHECK(c.privates_reached > 60);  // the generated modules did exercise private callees
+  CHECK(c.constants > 100);
+  CHECK(c.gained_constants > 0);  // and contexts did prove more
+  CHECK(c.gained_ranges > 0);
+}
+
+TEST_CASE("the same with indirect calls and functions in a nested module") {
+  kildall::fuzz::ProgramLimits limits;
+  limits.max_functions = 5;
+  limits.private_functions = true;
+  limits.indirect_calls = true;
+  limits.nested_modules = true;
+  const ModuleLevelCounts c = check_module_level(limits, 300);
+  MESSAGE("private functions reached: " << c.privates_reached << ", constants in them: " << c.constants);
+  CHECK(c.privates_reached > 30);
 }
 
 TEST_CASE("constants that only the call graph proves: through arguments, results and recursion") {
@@ -414,4 +441,203 @@ func.func @caller() -> (i32, i32, i32, i32) {
   CHECK_FALSE(returned[1].has_value());                    // its argument may come from elsewhere
   CHECK(returned[2] == std::optional<std::uint64_t>(1));  // only called, and a string is no reference
   CHECK_FALSE(returned[3].has_value());                    // named by an op's attribute
+}
+
+TEST_CASE("nested modules: each module's calls stay in its symbol table, roots as MLIR 16's SCCP finds them") {
+  // As `mlir-opt-16 --sccp` concludes on this module (the conformance case
+  // tests/conformance/cases/nested_modules.mlir runs both tools on it): inside @m, the private
+  // @p is only called, with 7, so it returns 7; the `@p` an op inside @m names is resolved from
+  // the top-level module (MLIR 16's dead-code analysis looks every non-call reference up from
+  // the analysed module), so it is the top level's @p whose arguments are unknown; `@m::@n` at
+  // the top level names @m's nested @n, whose arguments are then unknown too.
+  const OpRegistry registry;
+  const char* const text = R"(module {
+  module @m {
+    func.func private @p(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func nested @n(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func nested @q(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> (i32, i32, i32) {
+      %c = arith.constant 7 : i32
+      %r = func.call @p(%c) : (i32) -> i32
+      %s = func.call @n(%c) : (i32) -> i32
+      %t = func.call @q(%c) : (i32) -> i32
+      return %r, %s, %t : i32, i32, i32
+    }
+    "live.user"() {uses = [@p]} : () -> ()
+  }
+  "live.user"() {uses = [@m::@n]} : () -> ()
+  func.func private @p(%a: i32) -> i32 {
+    return %a : i32
+  }
+  func.func @top() -> i32 {
+    %c = arith.constant 3 : i32
+    %r = func.call @p(%c) : (i32) -> i32
+    return %r : i32
+  }
+}
+)";
+  const Module m = parse_and_verify(text, registry, "nested.mlir", {.allow_unregistered_ops = true});
+  REQUIRE(m.nested_modules.size() == 1);
+  const std::uint32_t caller = 3, top = 5;
+  REQUIRE(m.functions[caller].name == "caller");
+  REQUIRE(m.functions[top].name == "top");
+  std::vector<std::vector<std::optional<std::uint64_t>>> returned(m.functions.size());
+  const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+    const Function& fn = m.functions[f];
+    for (BlockId b = 0; b < fn.blocks.size(); ++b)
+      if (fn.terminator(b) != no_index && is(fn.ops[fn.terminator(b)].code, BuiltinOp::return_))
+        for (const ValueId v : fn.operands_of(fn.terminator(b))) returned[f].push_back(a.constant(v));
+  });
+  REQUIRE(result.converged());
+  const std::vector<std::optional<std::uint64_t>> seven{7}, unknown{std::nullopt};
+  CHECK(returned[0] == seven);    // @m::@p: only called, from @m
+  CHECK(returned[1] == unknown);  // @m::@n: named by `@m::@n` at the top level
+  CHECK(returned[2] == seven);    // @m::@q: nested, only called
+  CHECK(returned[caller] == std::vector<std::optional<std::uint64_t>>{7, std::nullopt, 7});
+  CHECK(returned[4] == unknown);  // the top level's @p: named by the `@p` written inside @m
+  CHECK(returned[top] == unknown);
+  // The interpreter agrees where the analysis is sure, and calls stay within each module.
+  const Interpreter interpreter(m);
+  const ExecResult ran = interpreter.run("m::@caller", {});
+  REQUIRE(ran.status == ExecStatus::returned);
+  CHECK(ran.results == std::vector<std::uint64_t>{7, 7, 7});
+  CHECK(interpreter.run("top", {}).results == std::vector<std::uint64_t>{3});
+}
+
+TEST_CASE("func.constant and func.call_indirect: the named function is a root, an indirect call's results are unknown") {
+  // As `mlir-opt-16 --sccp` concludes (tests/conformance/cases/call_indirect.mlir): @target is
+  // private and called directly with 5 only, but `func.constant @target` lets an indirect call
+  // reach it with anything; what an indirect call returns is unknown even when the only
+  // function it can call returns a constant.
+  const OpRegistry registry;
+  const char* const text = R"(func.func private @target(%x: i32) -> (i32, i32) {
+  %one = arith.constant 1 : i32
+  return %one, %x : i32, i32
+}
+func.func private @direct_only(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func @caller(%y: i32) -> (i32, i32, i32, i32) {
+  %c5 = arith.constant 5 : i32
+  %d:2 = func.call @target(%c5) : (i32) -> (i32, i32)
+  %f = func.constant @target : (i32) -> (i32, i32)
+  %i:2 = func.call_indirect %f(%y) : (i32) -> (i32, i32)
+  %k = func.call @direct_only(%c5) : (i32) -> i32
+  return %d#0, %d#1, %i#0, %k : i32, i32, i32, i32
+}
+)";
+  const Module m = parse_and_verify(text, registry, "indirect.mlir");
+  const std::uint32_t caller = *m.find_function("caller");
+  std::vector<std::optional<std::uint64_t>> returned;
+  std::optional<Interval> indirect_range;
+  const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+    if (f != caller) return;
+    const Function& fn = m.functions[f];
+    for (const ValueId v : fn.operands_of(fn.terminator(0))) returned.push_back(a.constant(v));
+  });
+  REQUIRE(result.converged());
+  CHECK(returned == std::vector<std::optional<std::uint64_t>>{1, std::nullopt, std::nullopt, 5});
+  (void)solve_module_int_ranges(m, registry, {}, [&](std::uint32_t f, const IntRangeAnalysis& a) {
+    if (f == caller) indirect_range = *a.lookup(m.functions[f].operands_of(m.functions[f].terminator(0))[2]);
+  });
+  REQUIRE(indirect_range.has_value());
+  CHECK(*indirect_range == Interval::full(32));
+  // The interpreter runs the indirect call: @target returns (1, %y).
+  const ExecResult ran = Interpreter(m).run(caller, std::vector<std::uint64_t>{9});
+  REQUIRE(ran.status == ExecStatus::returned);
+  CHECK(ran.results == std::vector<std::uint64_t>{1, 5, 1, 5});
+}
+
+TEST_CASE("references in a module without function bodies name nothing; a func.constant names its own module's function") {
+  // As `mlir-opt-16 --sccp` concludes on the first module: the top level holds only a
+  // declaration, so MLIR 16's dead-code analysis does not look at the references written in it
+  // and `@m::@p` leaves @m's nested @p tracked (its argument folds to 7).
+  const OpRegistry registry;
+  const auto returns_of = [&](const Module& m) {
+    std::vector<std::vector<std::optional<std::uint64_t>>> returned(m.functions.size());
+    const auto result = solve_module_sccp(m, registry, {}, [&](std::uint32_t f, const SccpAnalysis& a) {
+      const Function& fn = m.functions[f];
+      for (const ValueId v : fn.operands_of(fn.terminator(0))) returned[f].push_back(a.constant(v));
+    });
+    REQUIRE(result.converged());
+    return returned;
+  };
+  const Module declarations_only = parse_and_verify(R"(module {
+  func.func private @ext(i32) -> i32
+  module @m {
+    func.func nested @p(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> i32 {
+      %c = arith.constant 7 : i32
+      %r = func.call @p(%c) : (i32) -> i32
+      return %r : i32
+    }
+  }
+  "live.user"() {uses = [@m::@p]} : () -> ()
+}
+)",
+                                                    registry, "decl.mlir", {.allow_unregistered_ops = true});
+  CHECK(returns_of(declarations_only)[1] == std::vector<std::optional<std::uint64_t>>{7});
+  // With a function body at the top level, the same reference makes @m's @p a root.
+  const Module with_body = parse_and_verify(R"(module {
+  func.func @top() {
+    return
+  }
+  module @m {
+    func.func nested @p(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> i32 {
+      %c = arith.constant 7 : i32
+      %r = func.call @p(%c) : (i32) -> i32
+      return %r : i32
+    }
+  }
+  "live.user"() {uses = [@m::@p]} : () -> ()
+}
+)",
+                                            registry, "body.mlir", {.allow_unregistered_ops = true});
+  CHECK(returns_of(with_body)[1] == std::vector<std::optional<std::uint64_t>>{std::nullopt});
+  // A `func.constant @t` inside @m: MLIR 16 resolves it from the top level, making the top
+  // level's @t a root (kildall does too) but not @m's, whose argument it then folds to what the
+  // direct call passes although the indirect call passes 9: unsound. kildall makes @m's @t a
+  // root as well; the interpreter shows why.
+  const Module constants = parse_and_verify(R"(module {
+  func.func private @t(%a: i32) -> i32 {
+    return %a : i32
+  }
+  func.func @top() -> i32 {
+    %c = arith.constant 3 : i32
+    %r = func.call @t(%c) : (i32) -> i32
+    return %r : i32
+  }
+  module @m {
+    func.func private @t(%a: i32) -> i32 {
+      return %a : i32
+    }
+    func.func @caller() -> (i32, i32) {
+      %c7 = arith.constant 7 : i32
+      %c9 = arith.constant 9 : i32
+      %r = func.call @t(%c7) : (i32) -> i32
+      %f = func.constant @t : (i32) -> i32
+      %s = func.call_indirect %f(%c9) : (i32) -> i32
+      return %r, %s : i32, i32
+    }
+  }
+}
+)",
+                                            registry, "constant.mlir");
+  const auto returned = returns_of(constants);
+  CHECK(returned[0] == std::vector<std::optional<std::uint64_t>>{std::nullopt});  // the top level's @t
+  CHECK(returned[2] == std::vector<std::optional<std::uint64_t>>{std::nullopt});  // @m's @t
+  // @m's @caller: @t returns what it is given, which may be anything now.
+  CHECK(returned[3] == std::vector<std::optional<std::uint64_t>>{std::nullopt, std::nullopt});
+  CHECK(Interpreter(constants).run("m::caller", {}).results == std::vector<std::uint64_t>{7, 9});
 }

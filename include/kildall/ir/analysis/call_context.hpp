@@ -8,14 +8,23 @@
 /// (module level, interprocedural.hpp); without one they are per function:
 /// arguments and call results unknown.
 ///
-/// Roots are the public functions with a body: code outside the module may
-/// call them with anything. A `private` or `nested` function is called only
-/// from the module, so its arguments are what its calls pass, unless
-/// something other than a call names it (a symbol reference in an attribute
-/// dictionary: of a module-level op, `"live.user"() {uses = [@f]} : () -> ()`,
-/// of an op, of a function): then it may be called from anywhere, and is a
-/// root too (MLIR's SCCP tracks no argument of a function with non-call
-/// users). A call to a declaration (no body) is opaque.
+/// Roots are the public functions with a body, in the top-level module or a
+/// nested one: code outside the module may call them with anything. A
+/// `private` or `nested` function is called only from the module, so its
+/// arguments are what its calls pass, unless something other than a call
+/// names it (a symbol reference in an attribute dictionary: of a module-level
+/// op, `"live.user"() {uses = [@f]} : () -> ()`, of an op, of a function, of
+/// a nested module; or a `func.constant @f`, whose value an indirect call may
+/// call): then it may be called from anywhere, and is a root too (MLIR's SCCP
+/// tracks no argument of a function with non-call users). As MLIR 16's
+/// dead-code analysis does, a reference is resolved from the top-level
+/// module wherever it is written (`@f` inside `module @m` names the top
+/// level's `@f`, `@m::@f` names `@m`'s), and the references of a module
+/// that holds no function with a body are not looked at
+/// (`functions_named_otherwise`); a `func.constant`'s symbol names the
+/// function of its own module too. A call
+/// to a declaration (no body) is opaque, and so is an indirect call
+/// (`func.call_indirect`): its results are unknown.
 
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +37,7 @@
 #include <kildall/ir/lexer.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/ir/symbol_table.hpp>
 #include <kildall/solver/call_graph.hpp>
 
 namespace kildall::ir {
@@ -73,21 +83,48 @@ struct CallContext {
   }
 };
 
-/// By function of `module`: whether a symbol reference other than a call's names it (in the
-/// attribute dictionary of a module-level op, of an op, or of a function), so code the module
-/// does not show may call it (MLIR's "non-call users").
-[[nodiscard]] inline std::vector<bool> functions_named_otherwise(const Module& module) {
+/// By function of `module`: whether something other than a call names it, so code the module
+/// does not show may call it (MLIR's "non-call users"): a symbol reference in the attribute
+/// dictionary of a module-level op, of an op, of a function or of a nested module, or a
+/// `func.constant`. As MLIR 16's dead-code analysis finds them: the references written directly
+/// in a module (not inside the modules nested in it) count only when that module holds a
+/// function with a body, and each is resolved from the top-level module wherever it is written
+/// (`@f` inside `@m` names the top level's `@f`). A `func.constant` also names the function of
+/// its own module, which an indirect call may then call with anything (MLIR 16 misses that: it
+/// folds such a function's arguments to what its direct calls pass).
+[[nodiscard]] inline std::vector<bool> functions_named_otherwise(const Module& module, const SymbolTables& symbols) {
   std::vector<bool> named(module.functions.size(), false);
-  const auto mark = [&](std::string_view text) {
-    for_each_symbol_reference(text, [&](std::string_view name) {
-      if (const auto f = module.find_function(name)) named[*f] = true;
+  const auto mark = [&](std::optional<Symbol> symbol) {
+    if (symbol && symbol->kind == Symbol::Kind::function) named[symbol->index] = true;
+  };
+  const auto mark_references = [&](std::string_view text) {
+    for_each_symbol_reference(text, [&](std::span<const std::string_view> names) {
+      mark(symbols.resolve(SymbolTables::top, names));
     });
   };
-  for (const ModuleLevelOp& op : module.opaque_ops) mark(op.attributes);
-  for (const Function& fn : module.functions) {
-    mark(fn.attributes);
+  // By module (0: the top level, m + 1: nested module m): whether it holds a function with a body.
+  const auto slot = [](std::uint32_t parent_module) { return parent_module == no_index ? 0 : parent_module + 1; };
+  std::vector<bool> scanned(module.nested_modules.size() + 1, false);
+  for (const Function& fn : module.functions)
+    if (!fn.is_declaration()) scanned[slot(fn.parent_module)] = true;
+  for (const ModuleLevelOp& op : module.opaque_ops)
+    if (scanned[slot(op.parent_module)]) mark_references(op.attributes);
+  for (const NestedModule& nested : module.nested_modules)
+    if (scanned[slot(nested.parent_module)]) mark_references(nested.attributes);
+  for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+    const Function& fn = module.functions[f];
+    if (!scanned[slot(fn.parent_module)]) continue;  // a declaration in a module of declarations
+    mark_references(fn.attributes);
     for (const OpAttributeText& a : fn.op_attributes)
-      if (!fn.ops[a.op].erased) mark(fn.attributes_of(a.op));
+      if (!fn.ops[a.op].erased) mark_references(fn.attributes_of(a.op));
+    for (OpId op = 0; op < fn.ops.size(); ++op) {
+      const OpData& o = fn.ops[op];
+      const OpDefinition& def = module.registry->op(o.code);
+      if (o.erased || !def.names_function || def.calls != CallKind::none) continue;
+      const std::string_view name = fn.arena_string(o.imm, o.aux);
+      if (const auto own = symbols.function(fn.parent_module, name)) named[*own] = true;
+      mark(symbols.lookup(SymbolTables::top, name));
+    }
   }
   return named;
 }
@@ -109,15 +146,21 @@ class ModuleCallGraph {
 
   /// The calls of `module` (which must outlive the graph and not change while it is used).
   ModuleCallGraph(const Module& module, UnknownState unknown)
-      : module_(&module), unknown_(std::move(unknown)), callee_of_op_(callees_by_op(module)) {
+      : module_(&module), unknown_(std::move(unknown)) {
+    const SymbolTables symbols(module);
+    callee_of_op_ = functions_named_by_ops(module, symbols);
     calls_procedures_.assign(module.functions.size(), false);
-    named_otherwise_ = functions_named_otherwise(module);
-    for (std::uint32_t f = 0; f < module.functions.size(); ++f)
-      for (std::uint32_t& callee : callee_of_op_[f]) {
+    named_otherwise_ = functions_named_otherwise(module, symbols);
+    for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
+      const Function& fn = module.functions[f];
+      for (OpId op = 0; op < fn.ops.size(); ++op) {
+        std::uint32_t& callee = callee_of_op_[f][op];
         if (callee == no_index) continue;
-        if (module.functions[callee].is_declaration()) callee = no_index;  // opaque
+        if (module.functions[callee].is_declaration() || module.registry->op(fn.ops[op].code).calls != CallKind::symbol)
+          callee = no_index;  // opaque, or named without being called (`func.constant`)
         else calls_procedures_[f] = true;
       }
+    }
   }
 
   /// Number of functions.

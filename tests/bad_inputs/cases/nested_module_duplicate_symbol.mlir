@@ -1,7 +1,9 @@
 module {
-  module {
+  module @m {
     func.func @f() {
       return
+    }
+    module @f {
     }
   }
 }

@@ -1,0 +1,4 @@
+func.func @f() {
+  %c = func.constant @missing : () -> ()
+  return
+}

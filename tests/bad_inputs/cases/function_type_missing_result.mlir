@@ -1,0 +1,3 @@
+func.func @f(%g: (i32) -> ) {
+  return
+}

@@ -1,0 +1,9 @@
+func.func @helper() {
+  return
+}
+module @m {
+  func.func @user() {
+    func.call @helper() : () -> ()
+    return
+  }
+}
