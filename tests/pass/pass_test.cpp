@@ -40,6 +40,11 @@ TEST_CASE("options: counts are checked when resolved") {
                          ("1:9: error: invalid value '" + std::string(bad) +
                           "' for option 'limit' of pass 'bounded' (expected a count: 0 to 4294967295)").c_str(),
                          PipelineError);
+  PassDefinition<toy::Ir> at_least_one{"sweeps", "Sweeps", "", {{"limit", "the limit", "8", {}, true, 1}}, {}, {}};
+  CHECK(at_least_one.resolve({{"limit", "1", true, 9}}).get_count("limit") == 1u);
+  CHECK_THROWS_WITH_AS((void)at_least_one.resolve({{"limit", "0", true, 9}}),
+                       "1:9: error: invalid value '0' for option 'limit' of pass 'sweeps' (expected a count: 1 to 4294967295)",
+                       PipelineError);
   PassOptionValues values;
   values.set("limit", "many");
   CHECK_THROWS_AS((void)values.get_count("limit"), std::invalid_argument);

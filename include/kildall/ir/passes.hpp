@@ -290,10 +290,15 @@ inline void register_ir_passes(IrPassRegistry& registry) {
   canonicalizer.options.push_back(pass::PassOption{
       "test-convergence", "Fail when the rewrites do not converge (otherwise best effort, as MLIR's)", "false",
       {"true", "false"}});
+  canonicalizer.options.push_back(pass::PassOption{
+      "max-iterations", "The most sweeps of the greedy driver (at least 1)",
+      std::to_string(kildall::rewrite::GreedyConfig{}.max_iterations), {}, true, 1});
   canonicalizer.make_function_pass = [](const pass::PassOptionValues& options) -> pass::FunctionPassBody<IrPasses> {
     const bool test_convergence = options.get("test-convergence") == "true";
-    return [test_convergence](Function& fn, pass::FunctionAnalysisManager<IrPasses>&, const PassContext& context) {
-      const kildall::rewrite::RewriteResult result = canonicalize(fn, *context.registry);
+    kildall::rewrite::GreedyConfig config;
+    config.max_iterations = options.get_count("max-iterations");
+    return [test_convergence, config](Function& fn, pass::FunctionAnalysisManager<IrPasses>&, const PassContext& context) {
+      const kildall::rewrite::RewriteResult result = canonicalize(fn, *context.registry, config);
       // Canonicalization is best effort: stopping at the iteration limit is no failure unless
       // asked (MLIR's `test-convergence`).
       if (test_convergence) detail::check_rewrite_converged(result, "canonicalize", context, fn);

@@ -280,10 +280,14 @@ class RegionSimplifier {
   [[nodiscard]] bool still_enters(const Edge& e, BlockId b) const {
     return !fn_.ops[e.op].erased && fn_.successors[fn_.ops[e.op].successor_begin + e.successor].block == b;
   }
-  // The one edge into `b`, if it has exactly one.
+  // Whether `e`'s branch was replaced since the edges were collected (a `cf.cond_br` decided into
+  // a `cf.br` by step 4): its replacement may enter the block, so the edge is not known gone.
+  [[nodiscard]] bool replaced(const Edge& e) const { return fn_.ops[e.op].erased; }
+  // The one edge into `b`, if it has exactly one (nothing when one of them was replaced).
   [[nodiscard]] std::optional<Edge> single_edge(std::span<const Edge> edges, BlockId b) const {
     std::optional<Edge> only;
     for (const Edge& e : edges) {
+      if (replaced(e)) return std::nullopt;
       if (!still_enters(e, b)) continue;
       if (only) return std::nullopt;
       only = e;
@@ -324,7 +328,8 @@ class RegionSimplifier {
       // Both ways to one block that only this branch enters: selects of what differs.
       if (on_true.block == on_false.block) {
         bool only_here = true;
-        for (const Edge& e : into[on_true.block]) only_here = only_here && (!still_enters(e, on_true.block) || e.op == t);
+        for (const Edge& e : into[on_true.block])
+          only_here = only_here && !replaced(e) && (!still_enters(e, on_true.block) || e.op == t);
         const auto a = fn_.successor_operands(t, on_true), c = fn_.successor_operands(t, on_false);
         if (!only_here || std::equal(a.begin(), a.end(), c.begin(), c.end())) continue;  // equal: a pattern's
         std::vector<ValueId> merged;

@@ -59,6 +59,7 @@ struct PassOption {
   std::string default_value;         ///< Used when the pipeline does not set it.
   std::vector<std::string> choices;  ///< The accepted values (empty: any).
   bool count = false;                ///< The value is a count: decimal digits, below 2^32.
+  std::uint32_t min_count = 0;       ///< For a count: the least value accepted.
 };
 
 /// The option values a pass instance is made with (every declared option, defaults filled in).
@@ -159,9 +160,13 @@ struct PassDefinition {
           throw PipelineError(w.column, "invalid value '" + w.value + "' for option '" + w.key + "' of pass '" +
                                             argument + "' (expected one of: " + list + ")");
       }
-      if (option->count && !PassOptionValues::parse_count(w.value))
-        throw PipelineError(w.column, "invalid value '" + w.value + "' for option '" + w.key + "' of pass '" +
-                                          argument + "' (expected a count: 0 to 4294967295)");
+      if (option->count) {
+        const std::optional<std::uint32_t> n = PassOptionValues::parse_count(w.value);
+        if (!n || *n < option->min_count)
+          throw PipelineError(w.column, "invalid value '" + w.value + "' for option '" + w.key + "' of pass '" +
+                                            argument + "' (expected a count: " + std::to_string(option->min_count) +
+                                            " to 4294967295)");
+      }
       values.set(w.key, w.value);
     }
     return values;
