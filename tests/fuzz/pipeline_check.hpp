@@ -131,7 +131,9 @@ std::vector<std::vector<std::uint64_t>> input_tuples(const ir::Function& fn, Sou
       std::uint64_t v = source();
       switch (source() % 4) {
         case 0: v %= 4; break;
-        case 1: v = (std::uint64_t{1} << (w - 1)) + (v % 3) - 1; break;  // around the sign boundary
+        case 1:  // around the sign boundary (a function value has no width: masked to 0 below)
+          if (w != 0) v = (std::uint64_t{1} << (w - 1)) + (v % 3) - 1;
+          break;
         case 2: v = ~std::uint64_t{0} - v % 3; break;
         default: break;
       }
