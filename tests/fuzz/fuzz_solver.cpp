@@ -173,7 +173,11 @@ struct IntervalProblem {
 
 Interval random_interval(FuzzInput& in, unsigned width) {
   const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-  const std::uint64_t a = in.u64() & mask & (in.below(2) ? mask : 15), b = in.u64() & mask;
+  // One draw per statement: the operands of `&` and a call's arguments are evaluated in an
+  // unspecified order (g++ and clang differ), and a corpus file must decode the same everywhere.
+  const std::uint64_t raw = in.u64();
+  const std::uint64_t a = raw & mask & (in.below(2) ? mask : 15);
+  const std::uint64_t b = in.u64() & mask;
   switch (in.below(4)) {
     case 0: return Interval::full(width);
     case 1: return Interval::constant(width, a);
@@ -204,8 +208,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i + 1 < n; ++i)
     if (in.below(5) != 0) boost::add_edge(i, i + 1, EdgeInfo{static_cast<std::uint8_t>(in.below(4) == 0 ? in.below(8) : 8)}, g);
   const std::size_t extra = in.below(2 * n + 1);
-  for (std::size_t i = 0; i < extra; ++i)
-    boost::add_edge(in.below(n), in.below(n), EdgeInfo{static_cast<std::uint8_t>(in.below(3) == 0 ? in.below(8) : 8)}, g);
+  for (std::size_t i = 0; i < extra; ++i) {
+    const std::size_t from = in.below(n);
+    const std::size_t to = in.below(n);
+    boost::add_edge(from, to, EdgeInfo{static_cast<std::uint8_t>(in.below(3) == 0 ? in.below(8) : 8)}, g);
+  }
   std::vector<NodeTransfer> transfers(n);
   for (auto& t : transfers) t = random_transfer(in);
   std::vector<std::size_t> roots{0};

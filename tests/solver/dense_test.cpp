@@ -746,3 +746,36 @@ TEST_CASE("per-component widening: an inner loop re-entered by its outer loop st
   CHECK(r.visits(1) == 3);
   CHECK(r.statistics().widenings == 3);
 }
+
+namespace {
+
+/// Vertex 0 yields 0 whatever comes in; vertex 1 adds 15 to what comes in (32-bit intervals).
+struct NestedSelfLoops {
+  using lattice_type = kildall::Interval;
+  [[nodiscard]] kildall::Interval boundary(std::size_t) const { return kildall::Interval::constant(32, 0); }
+  [[nodiscard]] kildall::Interval transfer(std::size_t v, const kildall::Interval& in) const {
+    if (v == 0) return kildall::Interval::constant(32, 0);
+    return kildall::infer_add(in, kildall::Interval::constant(32, 15));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("per-component widening: an outer head's unchanged visits do not restart the inner loop's delay") {
+  // Two nested self-loops, 0 -> 0 -> 1 -> 1 -> 0 (a fuzzer-found case). Once the outer head 0 is
+  // stable, the worklist still visits it (a lower position) between every two rounds of the inner
+  // loop, which feeds it; those visits change nothing, so they are not a new entry of the inner
+  // component, and the inner head widens after its delay instead of counting up by 15 until the
+  // visit cap.
+  const auto cfg = kildall::successor_list_graph({{0, 1}, {1, 0}});
+  for (const std::uint32_t delay : {0U, 1U, 3U}) {
+    kildall::SolverOptions options;
+    options.widening_delay = delay;
+    options.max_visits_per_node = 200;
+    const auto r = kildall::solve_forward(cfg, std::size_t{0}, NestedSelfLoops{}, options);
+    REQUIRE_MESSAGE(r.converged(), "widening_delay ", delay, ": ", r.outcome().message());
+    CHECK(kildall::verify_fixpoint(NestedSelfLoops{}, r).ok());
+    CHECK(*r.before(1) == kildall::Interval::full(32));  // 0, 15, 30, ... wraps around: everything
+    CHECK(r.visits(1) <= delay + 4);
+  }
+}

@@ -104,7 +104,7 @@ class FixpointEngine {
     status_ = &status;
     components_ = &components;
     entry_visits_.assign(components.size(), 0);
-    last_position_ = no_position;
+    last_changed_position_ = no_position;
   }
 
   /// Sweeps every position once in order before the worklist takes over (all
@@ -167,8 +167,18 @@ class FixpointEngine {
 
   /// How many times the head at `pos` has been visited in the current entry
   /// of its component (Bourdoncle's recursive strategy: the component was
-  /// entered anew when the previous visit lay outside it), counting this one;
-  /// its overall visit count `visit_number` without components.
+  /// entered anew when the last visit that *changed* a state lay outside it),
+  /// counting this one; its overall visit count `visit_number` without
+  /// components. Visits that change nothing do not count as leaving: the
+  /// priority worklist visits an outer head (a lower position) between two
+  /// rounds of an inner loop whenever the inner loop feeds it, and if that
+  /// visit left the outer state as it was, nothing new entered the inner
+  /// loop. Counting it as a re-entry would restart the inner delay on every
+  /// round, so the inner head would never widen (a fuzzer-found hang: two
+  /// nested self-loops, the inner one counting up by 15). With this rule an
+  /// entry restarts only on a real change outside the component, and such
+  /// changes stop by induction from the outermost component inwards (the
+  /// outer heads widen), so every head eventually widens.
   std::uint32_t entry_visit(std::size_t pos, std::size_t previous, std::uint32_t visit_number) {
     if (components_->empty()) return visit_number;
     const auto it = std::lower_bound(components_->begin(), components_->end(), pos,
@@ -182,8 +192,7 @@ class FixpointEngine {
 
   void visit(std::size_t pos) {
     Derived& d = self();
-    const std::size_t previous = last_position_;
-    last_position_ = pos;
+    const std::size_t previous = last_changed_position_;
     const std::size_t idx = d.index_at(pos);
     if (!d.compute(pos, candidate_)) return;
     if (visits_[idx] >= opt_.max_visits_per_node) {
@@ -238,6 +247,7 @@ class FixpointEngine {
     }
     if (settled == Settled::unchanged) return;
     ++stats_->changed_visits;
+    last_changed_position_ = pos;
     d.propagate(pos);
   }
 
@@ -280,7 +290,7 @@ class FixpointEngine {
   std::vector<bool>* reached_ = nullptr;
   const std::vector<bool>* widening_point_ = nullptr;
   std::vector<std::uint32_t> entry_visits_;  // by component: visits of its head in the current entry
-  std::size_t last_position_ = no_position;  // the position visited last
+  std::size_t last_changed_position_ = no_position;  // the position of the last visit that changed a state
 
 };
 
