@@ -258,16 +258,25 @@ inline void register_ir_passes(IrPassRegistry& registry) {
     return [call_graph = detail::call_graph_options(values)](Module& module, pass::ModuleAnalysisManager<IrPasses>&,
                                                              const PassContext& context) {
       bool changed = false;
+      // Constants are replaced while each function's final analysis exists; the fold afterwards
+      // needs none, so it runs once the analyses are gone (peak memory: the larger of the two
+      // phases, not their sum).
+      std::vector<std::uint32_t> to_fold;
       const auto result = solve_module_int_ranges(
           module, *context.registry, context.solver,
           [&](std::uint32_t f, const IntRangeAnalysis& analysis) {
             detail::check_converged(analysis.result().outcome(), context, module.functions[f]);
-            const IntRangeRewriteStats stats = apply_int_range_optimizations(module.functions[f], analysis);
-            detail::check_rewrite_converged(stats.cleanup, "int-range-optimizations", context, module.functions[f]);
-            changed = stats.changed() || changed;
+            const ConstantReplacementStats replaced = replace_int_range_constants(module.functions[f], analysis);
+            changed = replaced.values_replaced + replaced.ops_erased > 0 || changed;
+            to_fold.push_back(f);
           },
           detail::TracedConstruction{&context, "Inferring ranges", describe_range}, call_graph);
       detail::check_converged(result, context, module);
+      for (const std::uint32_t f : to_fold) {
+        const kildall::rewrite::RewriteResult cleanup = fold_greedily(module.functions[f], *context.registry);
+        detail::check_rewrite_converged(cleanup, "int-range-optimizations", context, module.functions[f]);
+        changed = cleanup.statistics.changed() || changed;
+      }
       return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     };
   };

@@ -183,10 +183,22 @@ struct IntRangeRewriteStats {
 /// go. `config` is the driver's (its iteration limit; `cleanup.converged()` says whether it was
 /// reached).
 inline IntRangeRewriteStats apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis,
-                                                          const kildall::rewrite::GreedyConfig& config = {}) {
-  const ConstantReplacementStats replaced = replace_with_constants(
+                                                          const kildall::rewrite::GreedyConfig& config = {});
+
+/// The first half of `apply_int_range_optimizations`: replaces each used integer value of an
+/// executable block whose range `analysis` (of `fn`, unchanged since) proves a single constant
+/// by an `arith.constant`, without the greedy run after it. For a caller that frees the analysis
+/// before folding (`int-range-optimizations` over a module does: the analysis of a 1e6-op
+/// function is larger than the fold's own state), then runs `fold_greedily(fn, registry)`.
+inline ConstantReplacementStats replace_int_range_constants(Function& fn, const IntRangeAnalysis& analysis) {
+  return replace_with_constants(
       fn, analysis.registry(), [&analysis](BlockId b) { return analysis.executable(b); },
       [&analysis](ValueId v) { return analysis.constant(v); });
+}
+
+inline IntRangeRewriteStats apply_int_range_optimizations(Function& fn, const IntRangeAnalysis& analysis,
+                                                          const kildall::rewrite::GreedyConfig& config) {
+  const ConstantReplacementStats replaced = replace_int_range_constants(fn, analysis);
   IntRangeRewriteStats stats;
   stats.values_replaced = replaced.values_replaced;
   stats.ops_erased = replaced.ops_erased;
