@@ -13,6 +13,7 @@
 /// (`parse_operand`, `resolve_operand`, `parse_type`, `expect`, ...).
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <deque>
@@ -441,9 +442,14 @@ class OpAsmParser {
   }
   /// Reads `T1, T2, ...` (at least one type).
   std::vector<Type> parse_type_list() {
-    std::vector<Type> types{parse_type()};
-    while (consume_if(TokenKind::comma)) types.push_back(parse_type());
+    std::vector<Type> types;
+    parse_type_list_into(types);
     return types;
+  }
+  /// Reads `T1, T2, ...` (at least one type), appending to `types`.
+  void parse_type_list_into(std::vector<Type>& types) {
+    types.push_back(parse_type());
+    while (consume_if(TokenKind::comma)) types.push_back(parse_type());
   }
   /// Reads an integer literal (optionally negative) that must fit `type`
   /// (as a signed or unsigned value, like MLIR) and returns its bits.
@@ -466,12 +472,16 @@ class OpAsmParser {
     successor.block = parse_successor_block();
     successor.operand_begin = static_cast<std::uint32_t>(state.operands.size());
     if (consume_if(TokenKind::l_paren)) {
-      std::vector<UnresolvedOperand> refs;
+      // Scratch arrays kept between calls (nothing below reads a successor again).
+      std::vector<UnresolvedOperand>& refs = successor_refs_;
+      std::vector<Type>& types = successor_types_;
+      refs.clear();
+      types.clear();
       refs.push_back(parse_operand());
       while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
       expect(TokenKind::colon, "':' and the types of the block operands");
       const SourceLoc types_loc = token_.loc;
-      const std::vector<Type> types = parse_type_list();
+      parse_type_list_into(types);
       if (types.size() != refs.size())
         error(types_loc, "expected " + std::to_string(refs.size()) + " types for the block operands, found " +
                              std::to_string(types.size()));
@@ -576,19 +586,45 @@ class OpAsmParser {
     v.name_size = static_cast<std::uint32_t>(name.size() - 1);
   }
 
+  /// The slot of block label `label` (`^name`) in the current region's scope: the block's id
+  /// + 1, or 0 for a label not seen yet; nullptr when absent and not `create`. Labels `^bbN` of
+  /// the function body (the form MLIR prints) index a dense table, as numeric value names do,
+  /// below the same input-length limit; other labels, and all labels of a region, a hash table.
+  std::uint32_t* label_slot(std::string_view label, bool create) {
+    if (region_depth_ == 0 && label.size() > 3 && label[1] == 'b' && label[2] == 'b') {
+      if (const auto number = detail::numeric_name(label.substr(3)); number && *number < dense_name_limit_) {
+        if (*number >= numeric_labels_.size()) {
+          if (!create) return nullptr;
+          numeric_labels_.resize(std::max<std::size_t>(*number + 1, numeric_labels_.size() * 2), 0);
+        }
+        return &numeric_labels_[*number];
+      }
+    }
+    if (!create) return block_names_.find(label);
+    return block_names_.try_emplace(label, 0).first;
+  }
+
+  /// Whether block label `label` is known in the current region's scope.
+  [[nodiscard]] bool label_known(std::string_view label) {
+    const std::uint32_t* slot = label_slot(label, false);
+    return slot != nullptr && *slot != 0;
+  }
+
   BlockId block_for(std::string_view name, SourceLoc loc) {
-    const auto [slot, inserted] = block_names_.try_emplace(name, static_cast<BlockId>(block_refs_.size()));
-    if (inserted) {
+    std::uint32_t& slot = *label_slot(name, true);
+    if (slot == 0) {
+      slot = static_cast<std::uint32_t>(block_refs_.size()) + 1;
       block_refs_.push_back({name, loc, false});
       fn_->blocks.emplace_back();
     }
-    return *slot;
+    return slot - 1;
   }
 
   // ----- functions ----------------------------------------------------------------------
 
   void reset_function_scope() {
     for (auto& n : numeric_) n = 0;
+    for (auto& n : numeric_labels_) n = 0;
     named_.clear();
     pack_names_.clear();
     placeholders_.clear();
@@ -644,6 +680,7 @@ class OpAsmParser {
     const SourceLoc body_loc = consume().loc;  // '{'
     detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::adopt_buffer(data, spare); });
     detail::reserve_for_text(fn, source_size_ - lexer_.offset_of(token_));
+    block_refs_.reserve(fn.blocks.capacity());
     // Entry block.
     fn.blocks.emplace_back();
     block_refs_.push_back({{}, body_loc, true});
@@ -675,10 +712,10 @@ class OpAsmParser {
       if (token_.kind == TokenKind::caret_identifier) {
         const Token label = consume();
         if (current == entry && !entry_has_ops && parsed_regions_[current_region_].layout.size() == 1 &&
-            fn_->blocks[entry].name_size == 0 && !block_names_.contains(label.text)) {
+            fn_->blocks[entry].name_size == 0 && !label_known(label.text)) {
           // A label on the entry block; its arguments come from the op (or the signature) unless
           // the op names none.
-          (void)block_names_.try_emplace(label.text, entry);
+          *label_slot(label.text, true) = entry + 1;
           block_refs_[entry].name = label.text;
           BlockData& data = fn_->blocks[entry];
           data.name_begin = fn_->intern(label.text.substr(1));
@@ -1253,7 +1290,6 @@ class OpAsmParser {
     return inputs;
   }
 
-  /// Reads `%a, %b, ...` and checks there are exactly `count` of them.
   /// Reads a comparison predicate (`slt`, ...) and returns its `CmpPredicate` number.
   std::uint64_t parse_predicate_word() {
     const Token p = expect(TokenKind::bare_identifier, "a comparison predicate");
@@ -1262,15 +1298,21 @@ class OpAsmParser {
     return static_cast<std::uint64_t>(*predicate);
   }
 
-  std::vector<UnresolvedOperand> parse_operands_of(const OpDefinition& def, std::size_t count) {
-    std::vector<UnresolvedOperand> refs;
+  /// Reads `%a, %b, ...` and checks there are exactly `count` (at most 3) of them: the operands of
+  /// the fixed-arity formats, kept in place (no allocation per op).
+  std::array<UnresolvedOperand, 3> parse_operands_of(const OpDefinition& def, std::size_t count) {
+    std::array<UnresolvedOperand, 3> refs{};
+    std::size_t given = 0;
     if (token_.kind == TokenKind::percent_identifier) {
-      refs.push_back(parse_operand());
-      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+      do {
+        const UnresolvedOperand ref = parse_operand();
+        if (given < refs.size()) refs[given] = ref;
+        ++given;
+      } while (consume_if(TokenKind::comma));
     }
-    if (refs.size() != count)
+    if (given != count)
       error(op_loc_, "'" + def.name + "' takes " + std::to_string(count) + " operand(s), but " +
-                         std::to_string(refs.size()) + " were given");
+                         std::to_string(given) + " were given");
     return refs;
   }
 
@@ -1299,13 +1341,16 @@ class OpAsmParser {
   std::uint32_t lhs_results_ = 0;          // results the names bind
   std::deque<std::string> pack_names_;     // `%r#i` of this function's packs (named_ keys point here)
   OperationState state_;
+  std::vector<UnresolvedOperand> successor_refs_;  // parse_successor's scratch
+  std::vector<Type> successor_types_;              // parse_successor's scratch
   BodyArray<std::uint32_t> numeric_;
   std::size_t dense_name_limit_;  // numeric names at or above it live in named_
   detail::NameTable named_;
   std::vector<Placeholder> placeholders_;
   std::vector<std::uint32_t> forward_slots_;
-  detail::NameTable block_names_;
-  std::vector<BlockRef> block_refs_;
+  detail::NameTable block_names_;       // labels of the current region (slots: block id + 1)
+  BodyArray<std::uint32_t> numeric_labels_;  // `^bbN` of the body, by N (slots: block id + 1)
+  BodyArray<BlockRef> block_refs_;     // by block id (as parsed)
   /// A region being parsed: its owner (once created) and its blocks in textual order.
   struct ParsedRegion {
     OpId parent = no_index;
