@@ -539,6 +539,33 @@ class OpAsmParser {
 
   // ----- names ------------------------------------------------------------------------
 
+  /// A name the registry resolved, kept by `find_op` (a copy: the source text may be released).
+  struct CachedOpName {
+    static constexpr std::size_t capacity = 30;
+    std::array<char, capacity> text{};
+    std::uint8_t size = 0;  // 0: an empty slot
+    OpCode code = 0;
+  };
+
+  /// The registered op named `name`: the registry's lookup behind a direct-mapped cache of the
+  /// names it found (a file spells a handful of op names a million times; a hit costs one
+  /// comparison instead of hashing the name and walking a bucket).
+  std::optional<OpCode> find_op(std::string_view name) {
+    if (name.empty() || name.size() > CachedOpName::capacity) return registry_->find_op(name);
+    std::size_t hash = name.size();
+    for (std::size_t i = name.size() > 4 ? name.size() - 4 : 0; i < name.size(); ++i)
+      hash = hash * 31 + static_cast<unsigned char>(name[i]);
+    CachedOpName& slot = op_cache_[hash % op_cache_.size()];
+    if (slot.size == name.size() && std::string_view(slot.text.data(), slot.size) == name) return slot.code;
+    const std::optional<OpCode> code = registry_->find_op(name);
+    if (code) {
+      std::copy(name.begin(), name.end(), slot.text.begin());
+      slot.size = static_cast<std::uint8_t>(name.size());
+      slot.code = *code;
+    }
+    return code;
+  }
+
   std::uint32_t* lookup_slot(std::string_view name, bool create) {
     // Numeric names (%0, %1, ...) index a dense table, but only below a limit
     // fixed by the input's length: one use of `%999999999` must not allocate
@@ -804,7 +831,7 @@ class OpAsmParser {
     }
     const Token name = expect(TokenKind::bare_identifier, "an operation name");
     op_loc_ = name.loc;
-    const auto code = registry_->find_op(name.text);
+    const auto code = find_op(name.text);
     if (!code) error(name.loc, "unknown operation " + quote_source(name.text));
     const OpDefinition& def = registry_->op(*code);
     state_.clear();
@@ -1341,6 +1368,7 @@ class OpAsmParser {
   std::uint32_t lhs_results_ = 0;          // results the names bind
   std::deque<std::string> pack_names_;     // `%r#i` of this function's packs (named_ keys point here)
   OperationState state_;
+  std::array<CachedOpName, 64> op_cache_{};        // find_op's cache
   std::vector<UnresolvedOperand> successor_refs_;  // parse_successor's scratch
   std::vector<Type> successor_types_;              // parse_successor's scratch
   BodyArray<std::uint32_t> numeric_;
