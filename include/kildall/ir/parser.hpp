@@ -143,6 +143,8 @@ inline void reserve_for_text(Function& fn, std::size_t text_bytes) {
 /// size and keeps the grown buffer in `spare` for the next function: the module holds no
 /// growth slack (up to half of each array) and the heap no trail of freed smaller buffers.
 /// Arrays above 16 MB keep their buffer (a second copy would cost more than the slack).
+/// Called only when another function body follows: the last one keeps its buffers, whose
+/// slack is address space never written (a copy would write fresh pages for nothing).
 template <class V>
 void release_buffer(V& data, V& spare) {
   constexpr std::size_t max_copy_bytes = std::size_t{16} << 20;
@@ -184,6 +186,7 @@ class OpAsmParser {
     // The symbols defined so far, per symbol table (the top level, each nested module).
     std::map<std::pair<std::uint32_t, std::string>, SourceLoc> seen;
     std::vector<std::uint32_t> open;  // the nested modules being read, outermost first
+    std::uint32_t last_body = no_index;  // the last function read with a body
     const auto current = [&] { return open.empty() ? no_index : open.back(); };
     const auto define = [&](const std::string& name, SourceLoc loc) {
       if (!seen.emplace(std::pair{current(), name}, loc).second)
@@ -201,10 +204,15 @@ class OpAsmParser {
       }
       if (!wrapped && open.empty() && token_.kind == TokenKind::eof) break;
       if (token_.kind == TokenKind::bare_identifier && token_.text == "func.func") {
+        // The body before this one gives its growth buffers to the next (`release_buffer`).
+        if (last_body != no_index)
+          detail::for_each_body_array(module.functions[last_body], spare_,
+                                      [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
         module.functions.emplace_back();
         Function& fn = module.functions.back();
         fn.parent_module = current();
         parse_function(fn);
+        if (!fn.is_declaration()) last_body = static_cast<std::uint32_t>(module.functions.size() - 1);
         define(fn.name, fn.loc);
         if (on_function_parsed_) on_function_parsed_(lexer_.offset_of(token_));
       } else if (at_module_keyword()) {
@@ -722,7 +730,6 @@ class OpAsmParser {
     parse_blocks(0, EntryLabel::without_arguments, "function body");
     const SourceLoc end_loc = consume().loc;  // '}'
     finish_function(end_loc);
-    detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
   }
 
   /// Whether a label on a region's entry block may declare its arguments.
