@@ -166,7 +166,7 @@ class OpAsmParser {
         registry_(&registry),
         source_size_(source.size()),
         dense_name_limit_(std::max<std::size_t>(source.size(), 1024)) {
-    token_ = lexer_.next();
+    lexer_.next_into(token_);
   }
 
   /// Parses the whole input into a module. Throws `IrError` on malformed input.
@@ -261,19 +261,18 @@ class OpAsmParser {
   /// Consumes and returns the current token.
   Token consume() {
     Token current = token_;
-    token_ = lexer_.next();
+    lexer_.next_into(token_);
     return current;
   }
   /// Consumes a token of `kind`, or throws "expected <what>".
   Token expect(TokenKind kind, std::string_view what = {}) {
-    if (token_.kind != kind)
-      error(token_.loc, "expected " + std::string(what.empty() ? describe(kind) : what) + ", found " + quote(token_));
+    if (token_.kind != kind) fail_expected(kind, what);
     return consume();
   }
   /// Consumes a token of `kind` if it is next.
   bool consume_if(TokenKind kind) {
     if (token_.kind != kind) return false;
-    consume();
+    lexer_.next_into(token_);
     return true;
   }
   /// Consumes the bare keyword `word`, or throws.
@@ -293,7 +292,7 @@ class OpAsmParser {
   std::string_view parse_optional_attribute_dictionary() {
     if (token_.kind != TokenKind::l_brace) return {};
     const std::string_view text = lexer_.scan_balanced_braces(token_);
-    token_ = lexer_.next();
+    lexer_.next_into(token_);
     return text.find_first_not_of(" \t\r\n", 1) == text.size() - 1 ? std::string_view{} : text;
   }
   /// Reads the attribute dictionary `{...}` that must come next (see `parse_optional_attribute_dictionary`).
@@ -507,6 +506,10 @@ class OpAsmParser {
   std::uint32_t intern(std::string_view text) { return fn_->intern(text); }
   /// Throws `IrError` with `message` at `loc`.
   [[noreturn]] void error(SourceLoc loc, std::string message) const { lexer_.fail(loc, std::move(message)); }
+  /// Throws "expected <what>, found <the current token>" (`what` empty: `kind` described).
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail_expected(TokenKind kind, std::string_view what) const {
+    error(token_.loc, "expected " + std::string(what.empty() ? describe(kind) : what) + ", found " + quote(token_));
+  }
   /// `'text'` of a token, or "end of file".
   [[nodiscard]] static std::string quote(const Token& t) {
     if (t.kind == TokenKind::eof) return "end of file";
