@@ -325,15 +325,13 @@ class OpAsmParser {
     const std::uint32_t outer_region = current_region_;
     detail::NameTable outer_labels = std::move(block_names_);
     block_names_ = detail::NameTable{};
-    const std::size_t refs_begin = block_refs_.size();
+    const std::size_t forward_begin = forward_blocks_.size();
     const std::size_t placeholders_begin = placeholders_.size();
     const std::size_t names_begin = scope_names_.size();
     // The region and its entry block.
     current_region_ = static_cast<std::uint32_t>(parsed_regions_.size());
     parsed_regions_.emplace_back();
-    const auto entry = static_cast<BlockId>(block_refs_.size());
-    fn_->blocks.emplace_back();
-    block_refs_.push_back({{}, open.loc, true});
+    const BlockId entry = new_block();
     parsed_regions_.back().layout.push_back(entry);
     fn_->blocks[entry].loc = open.loc;
     fn_->blocks[entry].argument_begin = static_cast<ValueId>(fn_->values.size());
@@ -360,9 +358,7 @@ class OpAsmParser {
       }
     }
     // Close the scope: every label defined, every use resolved; its names invisible from now on.
-    for (std::size_t i = refs_begin; i < block_refs_.size(); ++i)
-      if (!block_refs_[i].defined)
-        error(block_refs_[i].first_ref, "reference to an undefined block " + quote_source(block_refs_[i].name));
+    check_forward_blocks(forward_begin);
     for (std::size_t i = placeholders_begin; i < placeholders_.size(); ++i)
       if (placeholders_[i].resolved == no_index)
         error(placeholders_[i].first_use, "use of undefined value " + quote_source(placeholders_[i].name));
@@ -468,7 +464,9 @@ class OpAsmParser {
       error(loc, "integer literal needs an integer type, not '" + registry_->type_name(type) + "'");
     return literal_bits(loc, negative, literal, type);
   }
-  /// Reads `^label` and returns the (possibly forward-referenced) block.
+  /// Reads `^label` and returns the (possibly forward-referenced) block: a block not defined
+  /// yet is a placeholder id, resolved when the function ends, to be used only as the `block`
+  /// of a successor in `OperationState::successors`.
   BlockId parse_successor_block() {
     const Token t = expect(TokenKind::caret_identifier, "block label");
     return block_for(t.text, t.loc);
@@ -536,10 +534,12 @@ class OpAsmParser {
     std::string_view name;
     ValueId resolved = no_index;
   };
-  struct BlockRef {
+  /// A block referenced before its label was defined: successors name it by
+  /// `placeholder_bit | its index` until the function ends (`finish_function`).
+  struct ForwardBlock {
     std::string_view name;
     SourceLoc first_ref;
-    bool defined = false;
+    BlockId resolved = no_index;
   };
 
   /// A defined name is `%name`: `%name#N` only names a result of a pack.
@@ -625,7 +625,8 @@ class OpAsmParser {
   }
 
   /// The slot of block label `label` (`^name`) in the current region's scope: the block's id
-  /// + 1, or 0 for a label not seen yet; nullptr when absent and not `create`. Labels `^bbN` of
+  /// + 1 once defined, `placeholder_bit | i` while only referenced (`forward_blocks_[i]`), 0
+  /// for a label not seen yet; nullptr when absent and not `create`. Labels `^bbN` of
   /// the function body (the form MLIR prints) index a dense table, as numeric value names do,
   /// below the same input-length limit; other labels, and all labels of a region, a hash table.
   std::uint32_t* label_slot(std::string_view label, bool create) {
@@ -648,14 +649,30 @@ class OpAsmParser {
     return slot != nullptr && *slot != 0;
   }
 
+  /// The block a reference to `name` at `loc` names: its id once defined, else a placeholder
+  /// (`placeholder_bit | i`) that the function's end resolves. Blocks get their ids when
+  /// defined, in textual order, so a function without regions needs no renumbering.
   BlockId block_for(std::string_view name, SourceLoc loc) {
     std::uint32_t& slot = *label_slot(name, true);
     if (slot == 0) {
-      slot = static_cast<std::uint32_t>(block_refs_.size()) + 1;
-      block_refs_.push_back({name, loc, false});
-      fn_->blocks.emplace_back();
+      slot = placeholder_bit | static_cast<std::uint32_t>(forward_blocks_.size());
+      forward_blocks_.push_back({name, loc, no_index});
     }
-    return slot - 1;
+    return (slot & placeholder_bit) ? slot : slot - 1;
+  }
+
+  /// Appends an empty block to the function and returns its id.
+  BlockId new_block() {
+    const auto block = static_cast<BlockId>(fn_->blocks.size());
+    fn_->blocks.emplace_back();
+    return block;
+  }
+
+  /// Throws at the first reference, from `forward_blocks_[begin]` on, to a block never defined.
+  void check_forward_blocks(std::size_t begin) const {
+    for (std::size_t i = begin; i < forward_blocks_.size(); ++i)
+      if (forward_blocks_[i].resolved == no_index)
+        error(forward_blocks_[i].first_ref, "reference to an undefined block " + quote_source(forward_blocks_[i].name));
   }
 
   // ----- functions ----------------------------------------------------------------------
@@ -668,7 +685,8 @@ class OpAsmParser {
     placeholders_.clear();
     forward_slots_.clear();
     block_names_.clear();
-    block_refs_.clear();
+    forward_blocks_.clear();
+    forward_successors_.clear();
     parsed_regions_.assign(1, ParsedRegion{});
     current_region_ = 0;
     scope_names_.clear();
@@ -718,10 +736,10 @@ class OpAsmParser {
     const SourceLoc body_loc = consume().loc;  // '{'
     detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::adopt_buffer(data, spare); });
     detail::reserve_for_text(fn, source_size_ - lexer_.offset_of(token_));
-    block_refs_.reserve(fn.blocks.capacity());
+    forward_blocks_.reserve(fn.blocks.capacity());
+    forward_successors_.reserve(fn.successors.capacity());
     // Entry block.
-    fn.blocks.emplace_back();
-    block_refs_.push_back({{}, body_loc, true});
+    (void)new_block();
     parsed_regions_[0].layout.push_back(0);
     fn.blocks[0].loc = body_loc;
     fn.blocks[0].argument_begin = 0;
@@ -753,7 +771,6 @@ class OpAsmParser {
           // A label on the entry block; its arguments come from the op (or the signature) unless
           // the op names none.
           *label_slot(label.text, true) = entry + 1;
-          block_refs_[entry].name = label.text;
           BlockData& data = fn_->blocks[entry];
           data.name_begin = fn_->intern(label.text.substr(1));
           data.name_size = static_cast<std::uint32_t>(label.text.size() - 1);
@@ -797,10 +814,11 @@ class OpAsmParser {
   }
 
   BlockId parse_block_header(const Token& label) {
-    const BlockId block = block_for(label.text, label.loc);
-    BlockRef& ref = block_refs_[block];
-    if (ref.defined) error(label.loc, "redefinition of block " + quote_source(label.text));
-    ref.defined = true;
+    std::uint32_t& slot = *label_slot(label.text, true);
+    if (slot != 0 && !(slot & placeholder_bit)) error(label.loc, "redefinition of block " + quote_source(label.text));
+    const BlockId block = new_block();
+    if (slot & placeholder_bit) forward_blocks_[slot & ~placeholder_bit].resolved = block;
+    slot = block + 1;
     parsed_regions_[current_region_].layout.push_back(block);
     BlockData& data = fn_->blocks[block];
     data.loc = label.loc;
@@ -951,7 +969,10 @@ class OpAsmParser {
     }
     data.successor_begin = static_cast<std::uint32_t>(fn.successors.size());
     data.successor_count = static_cast<std::uint16_t>(state_.successors.size());
-    fn.successors.insert(fn.successors.end(), state_.successors.begin(), state_.successors.end());
+    for (const Successor& s : state_.successors) {
+      if (s.block & placeholder_bit) forward_successors_.push_back(static_cast<std::uint32_t>(fn.successors.size()));
+      fn.successors.push_back(s);
+    }
     data.result_begin = static_cast<ValueId>(fn.values.size());
     data.result_count = static_cast<std::uint16_t>(state_.result_types.size());
     BlockData& b = fn.blocks[block];
@@ -985,9 +1006,10 @@ class OpAsmParser {
     for (const Placeholder& p : placeholders_)
       if (p.resolved == no_index) error(p.first_use, "use of undefined value " + quote_source(p.name));
     for (const std::uint32_t slot : forward_slots_) fn.operands[slot] = placeholders_[fn.operands[slot] & ~placeholder_bit].resolved;
-    // Undefined blocks.
-    for (const BlockRef& ref : block_refs_)
-      if (!ref.defined) error(ref.first_ref, "reference to an undefined block " + quote_source(ref.name));
+    // Undefined blocks; successors named before their block was defined.
+    check_forward_blocks(0);
+    for (const std::uint32_t slot : forward_successors_)
+      fn.successors[slot].block = forward_blocks_[fn.successors[slot].block & ~placeholder_bit].resolved;
     (void)end_loc;
     // Renumber blocks into layout order: the body's blocks first, then each region's, the
     // regions sorted by (parent op, index) so that an op's regions are consecutive.
@@ -1388,7 +1410,8 @@ class OpAsmParser {
   std::vector<std::uint32_t> forward_slots_;
   detail::NameTable block_names_;       // labels of the current region (slots: block id + 1)
   BodyArray<std::uint32_t> numeric_labels_;  // `^bbN` of the body, by N (slots: block id + 1)
-  BodyArray<BlockRef> block_refs_;     // by block id (as parsed)
+  BodyArray<ForwardBlock> forward_blocks_;      // blocks referenced before their definition
+  BodyArray<std::uint32_t> forward_successors_;  // successor slots naming one of them
   /// A region being parsed: its owner (once created) and its blocks in textual order.
   struct ParsedRegion {
     OpId parent = no_index;
