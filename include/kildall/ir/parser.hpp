@@ -143,8 +143,9 @@ inline void reserve_for_text(Function& fn, std::size_t text_bytes) {
 /// size and keeps the grown buffer in `spare` for the next function: the module holds no
 /// growth slack (up to half of each array) and the heap no trail of freed smaller buffers.
 /// Arrays above 16 MB keep their buffer (a second copy would cost more than the slack).
-/// Called only when another function body follows: the last one keeps its buffers, whose
-/// slack is address space never written (a copy would write fresh pages for nothing).
+/// Called only when functions follow whose text is at least as long as this one's: the last
+/// one, or one much longer than the rest, keeps its buffers, whose slack is address space
+/// never written (a copy would write more fresh pages than the rest can fill).
 template <class V>
 void release_buffer(V& data, V& spare) {
   constexpr std::size_t max_copy_bytes = std::size_t{16} << 20;
@@ -187,6 +188,7 @@ class OpAsmParser {
     std::map<std::pair<std::uint32_t, std::string>, SourceLoc> seen;
     std::vector<std::uint32_t> open;  // the nested modules being read, outermost first
     std::uint32_t last_body = no_index;  // the last function read with a body
+    std::size_t last_body_bytes = 0;     // the length of its text
     const auto current = [&] { return open.empty() ? no_index : open.back(); };
     const auto define = [&](const std::string& name, SourceLoc loc) {
       if (!seen.emplace(std::pair{current(), name}, loc).second)
@@ -204,15 +206,21 @@ class OpAsmParser {
       }
       if (!wrapped && open.empty() && token_.kind == TokenKind::eof) break;
       if (token_.kind == TokenKind::bare_identifier && token_.text == "func.func") {
-        // The body before this one gives its growth buffers to the next (`release_buffer`).
-        if (last_body != no_index)
+        // The body before this one gives its growth buffers to the next ones (`release_buffer`)
+        // when they may need them: when the text still to read is at least as long as its own.
+        // Otherwise the copy would write more fresh pages than the rest of the text can fill.
+        const std::size_t here = lexer_.offset_of(token_);
+        if (last_body != no_index && source_size_ - here >= last_body_bytes)
           detail::for_each_body_array(module.functions[last_body], spare_,
                                       [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
         module.functions.emplace_back();
         Function& fn = module.functions.back();
         fn.parent_module = current();
         parse_function(fn);
-        if (!fn.is_declaration()) last_body = static_cast<std::uint32_t>(module.functions.size() - 1);
+        if (!fn.is_declaration()) {
+          last_body = static_cast<std::uint32_t>(module.functions.size() - 1);
+          last_body_bytes = lexer_.offset_of(token_) - here;
+        }
         define(fn.name, fn.loc);
         if (on_function_parsed_) on_function_parsed_(lexer_.offset_of(token_));
       } else if (at_module_keyword()) {
