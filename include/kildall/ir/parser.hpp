@@ -409,6 +409,20 @@ class OpAsmParser {
   /// Reads a type: `iN`, `index`, a registered `!dialect.type`, or a function type
   /// `(T1, T2) -> R` (`-> (R1, R2)`, `() -> ()`), nested at most `max_type_depth` deep.
   Type parse_type() {
+    // The common spelling first: `i1` to `i64` (one or two digits, no leading zero); anything
+    // else, and every error, takes the general path below.
+    if (token_.kind == TokenKind::bare_identifier && (token_.text.size() == 2 || token_.text.size() == 3) &&
+        token_.text[0] == 'i' && token_.text[1] >= '1' && token_.text[1] <= '9') {
+      unsigned width = static_cast<unsigned>(token_.text[1] - '0');
+      if (token_.text.size() == 3 && token_.text[2] >= '0' && token_.text[2] <= '9')
+        width = width * 10 + static_cast<unsigned>(token_.text[2] - '0');
+      else if (token_.text.size() == 3)
+        width = 0;  // `i3x`: not an integer type
+      if (width >= 1 && width <= 64) {
+        lexer_.next_into(token_);
+        return Type::integer(width);
+      }
+    }
     const Token t = token_;
     if (t.kind == TokenKind::l_paren) {
       if (type_depth_ >= max_type_depth)

@@ -99,7 +99,7 @@ class ValueNamer {
     const OpData& o = fn_->ops[op];
     const ValueId v = o.result_begin + first;
     const std::string_view name = fn_->value_name(v);
-    if (number_[v] != no_index || name.size() < 2 || name.substr(name.size() - 2) != "#0") {
+    if (number_[v] != no_index || name.size() < 2 || name[name.size() - 2] != '#' || name.back() != '0') {
       append_value(out, v);
       return 1;
     }
