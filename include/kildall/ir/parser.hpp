@@ -210,9 +210,7 @@ class OpAsmParser {
         // when they may need them: when the text still to read is at least as long as its own.
         // Otherwise the copy would write more fresh pages than the rest of the text can fill.
         const std::size_t here = lexer_.offset_of(token_);
-        if (last_body != no_index && source_size_ - here >= last_body_bytes)
-          detail::for_each_body_array(module.functions[last_body], spare_,
-                                      [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
+        if (last_body != no_index) settle_body(module.functions[last_body], source_size_ - here >= last_body_bytes);
         module.functions.emplace_back();
         Function& fn = module.functions.back();
         fn.parent_module = current();
@@ -248,6 +246,7 @@ class OpAsmParser {
       }
     }
     if (token_.kind != TokenKind::eof) error(token_.loc, "expected end of file, found " + quote(token_));
+    if (last_body != no_index) settle_body(module.functions[last_body], false);
     return module;
   }
 
@@ -563,6 +562,17 @@ class OpAsmParser {
     SourceLoc first_ref;
     BlockId resolved = no_index;
   };
+
+  /// Leaves the arrays of `fn` (a parsed body) in their final buffers: with `give`, arrays with
+  /// slack are copied to exact size and their buffers kept for the next function
+  /// (`release_buffer`); the buffers `fn` keeps give back the pages of their capacity past the
+  /// elements (`release_unused_capacity`: a reserved array's last huge page, up to 2 MiB).
+  void settle_body(Function& fn, bool give) {
+    detail::for_each_body_array(fn, spare_, [give](auto& data, auto& spare) {
+      if (give) detail::release_buffer(data, spare);
+      kildall::detail::release_unused_capacity(data);
+    });
+  }
 
   /// A defined name is `%name`: `%name#N` only names a result of a pack.
   void require_plain_name(const Token& name) {
