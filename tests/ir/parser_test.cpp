@@ -2,6 +2,7 @@
 // every op and syntax form, and every parse error with its exact location.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <span>
 #include <string>
@@ -221,6 +222,118 @@ std::string error_of(const std::string& source, const ParseOptions& options = {}
 }
 
 }  // namespace
+
+namespace {
+
+/// A function of `blocks` blocks in a chain of diamonds and back edges (forward and backward
+/// references), each label spelled `<prefix>N`.
+std::string labelled_cfg(const std::string& prefix, int blocks) {
+  std::string text = "func.func @f(%a: i32, %c: i1) -> i32 {\n  cf.br ^" + prefix + "1(%a : i32)\n";
+  for (int b = 1; b < blocks; ++b) {
+    const std::string n = std::to_string(b);
+    text += "^" + prefix + n + "(%v" + n + ": i32):\n";
+    text += "  %s" + n + " = arith.addi %v" + n + ", %a : i32\n";
+    if (b + 1 == blocks) {
+      text += "  return %s" + n + " : i32\n";
+    } else if (b % 3 == 0) {  // a back edge and a forward one
+      text += "  cf.cond_br %c, ^" + prefix + std::to_string(b - 2) + "(%s" + n + " : i32), ^" + prefix +
+              std::to_string(b + 1) + "(%s" + n + " : i32)\n";
+    } else {
+      text += "  cf.cond_br %c, ^" + prefix + std::to_string(b + 1) + "(%s" + n + " : i32), ^" + prefix +
+              std::to_string(std::min(b + 2, blocks - 1)) + "(%a : i32)\n";
+    }
+  }
+  return text + "}\n";
+}
+
+/// `text` with every `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("fast paths agree with the general ones: ^bbN labels, op names, iN types, blocks named before defined") {
+  // Oracle: the general paths (labels in the hash table, op names through the registry, types
+  // through the full type parser), which the same programs spelled differently take.
+  OpRegistry registry;
+  // `^bbN` labels (a dense table) against `^L_N` labels (the hash table): the same blocks,
+  // successors and text up to the spelling of the labels.
+  for (const int blocks : {2, 3, 10, 257}) {
+    const Module dense = parse_and_verify(labelled_cfg("bb", blocks), registry, "t.mlir");
+    const Module hashed = parse_and_verify(labelled_cfg("L_", blocks), registry, "t.mlir");
+    const Function& d = dense.functions.at(0);
+    const Function& h = hashed.functions.at(0);
+    REQUIRE(d.blocks.size() == h.blocks.size());
+    REQUIRE(d.successors.size() == h.successors.size());
+    for (std::size_t s = 0; s < d.successors.size(); ++s) CHECK(d.successors[s].block == h.successors[s].block);
+    for (BlockId b = 1; b < d.blocks.size(); ++b) {  // blocks numbered in textual order
+      CHECK(d.block_name(b) == "bb" + std::to_string(b));
+      CHECK(h.block_name(b) == "L_" + std::to_string(b));
+    }
+    CHECK(print_module(dense) == replace_all(print_module(hashed), "^L_", "^bb"));
+  }
+  // Labels that look numeric but are not canonical stay distinct (`^bb01` is not `^bb1`), a
+  // number past the dense table's limit and the same label in a region's own scope work.
+  const Module mixed = parse_and_verify(R"(func.func @f(%c: i1) -> i32 {
+  cf.cond_br %c, ^bb01, ^bb1
+^bb1:
+  cf.br ^bb999999999
+^bb01:
+  %r = scf.if %c -> (i32) {
+  ^bb1:
+    %one = arith.constant 1 : i32
+    scf.yield %one : i32
+  } else {
+    %two = arith.constant 2 : i32
+    scf.yield %two : i32
+  }
+  cf.br ^bb999999999
+^bb999999999:
+  %z = arith.constant 0 : i32
+  return %z : i32
+}
+)",
+                                        registry, "t.mlir");
+  const Function& fn = mixed.functions.at(0);
+  REQUIRE(fn.blocks.size() == 6);  // entry, ^bb1, ^bb01, ^bb999999999, then the region's two
+  CHECK(fn.block_name(1) == "bb1");
+  CHECK(fn.block_name(2) == "bb01");
+  CHECK(fn.block_name(3) == "bb999999999");
+  CHECK(fn.successors_of(fn.terminator(0))[0].block == 2);
+  CHECK(fn.successors_of(fn.terminator(0))[1].block == 1);
+  CHECK(fn.successors_of(fn.terminator(1))[0].block == 3);
+  CHECK(fn.successors_of(fn.terminator(2))[0].block == 3);
+  CHECK(fn.block_name(4) == "bb1");  // the region's own ^bb1, not the body's
+  CHECK(fn.region_of(4) == 1);
+  CHECK(print_module(parse_and_verify(print_module(mixed), registry, "t.mlir")) == print_module(mixed));
+  // Errors of the fast paths are those of the general ones.
+  const std::string head = "func.func @f(%a: i32, %c: i1) -> i32 {\n";
+  CHECK(error_of(head + "  cf.cond_br %c, ^bb2, ^bb7\n^bb2:\n  return %a : i32\n}\n") ==
+        "t.mlir:2:24: error: reference to an undefined block '^bb7'");
+  CHECK(error_of(head + "  cf.br ^bb99999999\n}\n") == "t.mlir:2:9: error: reference to an undefined block '^bb99999999'");
+  CHECK(error_of(head + "  cf.br ^bb1\n^bb1:\n  cf.br ^bb1\n^bb1:\n  return %a : i32\n}\n") ==
+        "t.mlir:5:1: error: redefinition of block '^bb1'");
+  // An op name cached for the parse, then a name of the same length and ending (the same slot
+  // of the cache) that is not registered.
+  CHECK(error_of(head + "  %x = arith.addi %a, %a : i32\n  %y = arxth.addi %x, %a : i32\n  return %y : i32\n}\n") ==
+        "t.mlir:3:8: error: unknown operation 'arxth.addi'");
+  // Integer types: the common spellings and the errors of the general type parser.
+  for (const char* type : {"i1", "i8", "i16", "i32", "i64", "i7"}) {
+    const Module m = parse_and_verify(head + "  %x = arith.constant 1 : " + type + "\n  return %a : i32\n}\n", registry, "t.mlir");
+    CHECK(m.functions.at(0).values.at(2).type == Type::integer(static_cast<unsigned>(std::stoi(type + 1))));
+  }
+  const auto constant_of_type = [&](const std::string& type) {
+    return error_of(head + "  %x = arith.constant 1 : " + type + "\n  return %a : i32\n}\n");
+  };
+  CHECK(constant_of_type("i0") == "t.mlir:2:27: error: integer bitwidth 0 is not supported (1 to 64)");
+  CHECK(constant_of_type("i08") == "t.mlir:2:27: error: expected a type, found 'i08'");
+  CHECK(constant_of_type("i9x") == "t.mlir:2:27: error: expected a type, found 'i9x'");
+  CHECK(constant_of_type("i65") == "t.mlir:2:27: error: integer bitwidth 65 is not supported (1 to 64)");
+  CHECK(constant_of_type("i99") == "t.mlir:2:27: error: integer bitwidth 99 is not supported (1 to 64)");
+}
 
 TEST_CASE("parse errors carry file:line:col") {
   const std::string head = "func.func @f(%a: i32, %c: i1) -> i32 {\n";

@@ -119,6 +119,28 @@ TEST_CASE("print_function with a drain gives the same text as without, a megabyt
     total_drains += drains;
   }
   CHECK(total_drains >= 4);
+  // One block of ~3 MB of text: drained within the block, a line at a time.
+  std::string text = "func.func @line(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n";
+  for (int i = 1; i < 100000; ++i)
+    text += "  %" + std::to_string(i) + " = arith.addi %" + std::to_string(i - 1) + ", %a : i32\n";
+  text += "  return %99999 : i32\n}\n";
+  const Module line = parse_and_verify(text, registry, "line.mlir");
+  std::string whole;
+  print_function(line.functions[0], registry, whole);
+  REQUIRE(whole.size() > 2 * print_drain_bytes);
+  std::string drained_text;
+  std::string buffer;
+  std::size_t drains = 0;
+  print_function(line.functions[0], registry, buffer, 2, [&](std::string& out) {
+    CHECK(out.size() < print_drain_bytes + 100);  // one op line past the mark at most
+    drained_text += out;
+    out.clear();
+    ++drains;
+  });
+  drained_text += buffer;
+  CHECK(drained_text == whole);
+  CHECK(drains == whole.size() / print_drain_bytes);
+  CHECK(buffer.size() < print_drain_bytes);
 }
 
 TEST_CASE("mlir-opt-16 accepts the printed output") {

@@ -1,4 +1,4 @@
-// Tests support/large_array_allocator.hpp (alignment, huge-page rounding, every element usable); oracle: address arithmetic and sums over the elements.
+// Tests support/large_array_allocator.hpp (alignment, huge-page rounding, every element usable, unused capacity returned); oracle: address arithmetic, sums over the elements and the kernel's page residency (mincore).
 
 #include <doctest/doctest.h>
 
@@ -9,6 +9,13 @@
 #include <new>
 #include <numeric>
 #include <vector>
+
+#include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include <kildall/lattice/interval.hpp>
 #include <kildall/support/large_array_allocator.hpp>
@@ -71,3 +78,43 @@ TEST_CASE("allocators are interchangeable across element types") {
   const LargeArrayAllocator<double> rebound{LargeArrayAllocator<int>{}};
   CHECK(rebound == LargeArrayAllocator<int>{});
 }
+
+#if defined(__linux__)
+TEST_CASE("release_unused_capacity returns the pages past the elements and keeps the elements") {
+  // Residency of the 4 KiB page at `p` (mincore), the oracle.
+  const auto resident = [](const void* p) {
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    unsigned char state = 0;
+    const auto at = reinterpret_cast<std::uintptr_t>(p) / page * page;
+    REQUIRE(::mincore(reinterpret_cast<void*>(at), page, &state) == 0);
+    return (state & 1) != 0;
+  };
+  kildall::detail::LargeArray<std::uint64_t> array;
+  const std::size_t capacity = 3 * huge_page_bytes / sizeof(std::uint64_t);
+  array.resize(capacity, 7);  // every page of the buffer written
+  const std::size_t kept = huge_page_bytes / sizeof(std::uint64_t) + 1000;
+  array.resize(kept);
+  REQUIRE(array.capacity() == capacity);
+  CHECK(resident(array.data() + capacity - 1));
+  kildall::detail::release_unused_capacity(array);
+  CHECK(array.size() == kept);
+  CHECK(std::all_of(array.begin(), array.end(), [](std::uint64_t x) { return x == 7; }));
+  CHECK(resident(array.data() + kept - 1));
+  CHECK_FALSE(resident(array.data() + kept + 1024));  // the next whole page on
+  CHECK_FALSE(resident(array.data() + capacity - 1));
+  array.resize(capacity, 9);  // growing into the capacity maps zeroed pages again
+  CHECK(array[kept] == 9);
+  CHECK(array[capacity - 1] == 9);
+  // A string on the allocator keeps its text and terminator.
+  std::basic_string<char, std::char_traits<char>, LargeArrayAllocator<char>> text;
+  text.reserve(2 * huge_page_bytes);
+  text.assign(5000, 'x');
+  kildall::detail::release_unused_capacity(text);
+  CHECK(text == std::string(5000, 'x').c_str());
+  CHECK(text.c_str()[5000] == '\0');
+  // A small array (operator new's) is left alone.
+  kildall::detail::LargeArray<std::uint32_t> small(100, 3);
+  kildall::detail::release_unused_capacity(small);
+  CHECK(small[99] == 3);
+}
+#endif

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -54,7 +55,7 @@ class DominatorTree {
   /// The immediate dominator of the vertex with index `index`; `std::nullopt`
   /// for the entry and for unreachable vertices.
   [[nodiscard]] std::optional<Vertex> immediate_dominator(std::size_t index) const {
-    const std::size_t p = position_.at(index);
+    const Index p = position_.at(index);
     if (p == none || p == 0) return std::nullopt;
     return rpo_[idom_[p]];
   }
@@ -62,8 +63,8 @@ class DominatorTree {
   /// True when the vertex with index `a` dominates the one with index `b`
   /// (reflexive); false when either is unreachable.
   [[nodiscard]] bool dominates(std::size_t a, std::size_t b) const {
-    const std::size_t pa = position_.at(a);
-    const std::size_t pb = position_.at(b);
+    const Index pa = position_.at(a);
+    const Index pb = position_.at(b);
     if (pa == none || pb == none) return false;
     return preorder_[pa] <= preorder_[pb] && postorder_[pb] <= postorder_[pa];
   }
@@ -74,7 +75,7 @@ class DominatorTree {
   /// The depth of the vertex with index `index` in the tree (the entry has
   /// depth 0); throws `std::out_of_range` for an unreachable vertex.
   [[nodiscard]] std::size_t depth(std::size_t index) const {
-    const std::size_t p = position_.at(index);
+    const Index p = position_.at(index);
     if (p == none) throw std::out_of_range("kildall::DominatorTree: vertex " + std::to_string(index) + " is unreachable");
     return depth_[p];
   }
@@ -82,12 +83,16 @@ class DominatorTree {
  private:
   friend struct detail::DominatorTreeBuilder;  // dominator_tree() fills the arrays
 
-  static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  /// Vertex numbers (RPO positions, preorder numbers) are 32-bit: half the memory a
+  /// CFG of a million blocks writes (and faults in) at 64; `dominator_tree` throws
+  /// `std::length_error` on a graph of 2^32 - 1 vertices or more.
+  using Index = std::uint32_t;
+  static constexpr Index none = std::numeric_limits<Index>::max();
 
   std::vector<Vertex> rpo_;
   // Per-vertex arrays on the huge-page allocator: a CFG of a million blocks
   // fills each of them once, at one page fault per 2 MiB.
-  using Indices = detail::LargeArray<std::size_t>;
+  using Indices = detail::LargeArray<Index>;
   Indices position_;   // vertex index -> RPO position, or none
   Indices idom_;       // RPO position -> RPO position of the immediate dominator
   Indices preorder_;   // RPO position -> preorder number in the tree
@@ -105,9 +110,11 @@ struct DominatorTreeBuilder {
     using Tree = DominatorTree<vertex_t<G>>;
     using Vertex = vertex_t<G>;
     using Indices = typename Tree::Indices;
-    constexpr std::size_t none = Tree::none;
+    using Index = typename Tree::Index;
+    constexpr Index none = Tree::none;
     Tree tree;
     const std::size_t count = vertex_count(g);
+    if (count >= none) throw std::length_error("kildall::dominator_tree: 2^32 - 1 vertices or more");
     tree.rpo_.reserve(count);
 
     // One depth-first search from the entry (the traversal of `kildall::reverse_postorder`):
@@ -120,14 +127,14 @@ struct DominatorTreeBuilder {
     {
       using EdgeIt = decltype(out_edges(std::declval<Vertex>(), g).first);
       struct Frame {
-        std::size_t pre;
+        Index pre;
         EdgeIt next;
         EdgeIt last;
       };
       LargeArray<Frame> stack;  // as deep as the CFG on a long chain: reserved once
       stack.reserve(count);
-      const auto discover = [&](const Vertex& v, std::size_t from) {
-        const std::size_t number = pre_vertex.size();
+      const auto discover = [&](const Vertex& v, Index from) {
+        const auto number = static_cast<Index>(pre_vertex.size());
         pre_of[vertex_index(g, v)] = number;
         pre_vertex.push_back(v);
         parent.push_back(from);
@@ -148,74 +155,74 @@ struct DominatorTreeBuilder {
       }
     }
     std::reverse(tree.rpo_.begin(), tree.rpo_.end());
-    const std::size_t n = tree.rpo_.size();
+    const auto n = static_cast<Index>(tree.rpo_.size());
     tree.position_.assign(count, none);
-    for (std::size_t p = 0; p < n; ++p) tree.position_[vertex_index(g, tree.rpo_[p])] = p;
+    for (Index p = 0; p < n; ++p) tree.position_[vertex_index(g, tree.rpo_[p])] = p;
 
     // Semidominators (Lengauer & Tarjan), in decreasing preorder, with the link-eval forest
     // compressed iteratively; all numbers below are preorder numbers.
     Indices semi(n), label(n), ancestor(n, none);
-    std::vector<std::size_t> path;
-    for (std::size_t w = 0; w < n; ++w) semi[w] = label[w] = w;
-    const auto eval = [&](std::size_t v) {
+    std::vector<Index> path;
+    for (Index w = 0; w < n; ++w) semi[w] = label[w] = w;
+    const auto eval = [&](Index v) {
       if (ancestor[v] == none) return v;
-      std::size_t u = v;
+      Index u = v;
       while (ancestor[ancestor[u]] != none) {
         path.push_back(u);
         u = ancestor[u];
       }
       while (!path.empty()) {  // from the vertex nearest the forest root down to v
-        const std::size_t x = path.back();
+        const Index x = path.back();
         path.pop_back();
-        const std::size_t a = ancestor[x];
+        const Index a = ancestor[x];
         if (semi[label[a]] < semi[label[x]]) label[x] = label[a];
         ancestor[x] = ancestor[a];
       }
       return label[v];
     };
-    for (std::size_t w = n; w-- > 1;) {
+    for (Index w = n; w-- > 1;) {
       auto [first, last] = in_edges(pre_vertex[w], g);
       for (; first != last; ++first) {
-        const std::size_t v = pre_of[vertex_index(g, source(*first, g))];
+        const Index v = pre_of[vertex_index(g, source(*first, g))];
         if (v == none) continue;  // unreachable predecessor
-        const std::size_t s = semi[eval(v)];
+        const Index s = semi[eval(v)];
         if (s < semi[w]) semi[w] = s;
       }
       ancestor[w] = parent[w];  // link
     }
     // Immediate dominators: the nearest ancestor of the parent at or above the semidominator.
     Indices idom_pre(n, 0);
-    for (std::size_t w = 1; w < n; ++w) {
-      std::size_t x = parent[w];
+    for (Index w = 1; w < n; ++w) {
+      Index x = parent[w];
       while (x > semi[w]) x = idom_pre[x];
       idom_pre[w] = x;
     }
     Indices& idom = tree.idom_;  // in RPO positions
     idom.assign(n, 0);
-    for (std::size_t w = 1; w < n; ++w)
+    for (Index w = 1; w < n; ++w)
       idom[tree.position_[vertex_index(g, pre_vertex[w])]] = tree.position_[vertex_index(g, pre_vertex[idom_pre[w]])];
 
     // Pre/post numbers and depths by an explicit-stack walk of the tree.
-    Indices child_offsets(n + 1, 0);
-    for (std::size_t p = 1; p < n; ++p) ++child_offsets[idom[p] + 1];
-    for (std::size_t p = 0; p < n; ++p) child_offsets[p + 1] += child_offsets[p];
+    Indices child_offsets(std::size_t{n} + 1, 0);
+    for (Index p = 1; p < n; ++p) ++child_offsets[idom[p] + 1];
+    for (Index p = 0; p < n; ++p) child_offsets[p + 1] += child_offsets[p];
     Indices children(n > 0 ? n - 1 : 0);
     Indices fill(child_offsets.begin(), child_offsets.end() - 1);
-    for (std::size_t p = 1; p < n; ++p) children[fill[idom[p]]++] = p;
+    for (Index p = 1; p < n; ++p) children[fill[idom[p]]++] = p;
     tree.preorder_.assign(n, 0);
     tree.postorder_.assign(n, 0);
     tree.depth_.assign(n, 0);
     if (n > 0) {
-      std::size_t pre = 0;
-      std::size_t post = 0;
-      LargeArray<std::pair<std::size_t, std::size_t>> stack;  // (node, next child slot)
+      Index pre = 0;
+      Index post = 0;
+      LargeArray<std::pair<Index, Index>> stack;  // (node, next child slot)
       stack.reserve(n);
       stack.emplace_back(0, child_offsets[0]);
       tree.preorder_[0] = pre++;
       while (!stack.empty()) {
         auto& [node, next] = stack.back();
         if (next < child_offsets[node + 1]) {
-          const std::size_t child = children[next++];
+          const Index child = children[next++];
           tree.preorder_[child] = pre++;
           tree.depth_[child] = tree.depth_[node] + 1;
           stack.emplace_back(child, child_offsets[child]);  // invalidates `node`, `next`

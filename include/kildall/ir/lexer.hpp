@@ -89,20 +89,26 @@ class Lexer {
 
   /// Scans and returns the next token. Throws `IrError` on a character that starts no token.
   Token next() {
-    skip_trivia();
     Token token;
+    next_into(token);
+    return token;
+  }
+
+  /// Scans the next token into `token` (what `next` returns, without a copy of the token: the
+  /// parser keeps its lookahead in place). Throws `IrError` on a character that starts no token.
+  void next_into(Token& token) {
+    skip_trivia();
     token.loc = here();
     if (cur_ == end_) {
       token.kind = TokenKind::eof;
       token.text = {};
-      return token;
+      return;
     }
     const char* start = cur_;
     const char c = *cur_++;
     auto finish = [&](TokenKind kind) {
       token.kind = kind;
       token.text = std::string_view(start, static_cast<std::size_t>(cur_ - start));
-      return token;
     };
     switch (c) {
       case '(': return finish(TokenKind::l_paren);
@@ -125,7 +131,7 @@ class Lexer {
         return finish(TokenKind::minus);
       case '%':
       case '^':
-        if (cur_ == end_ || !is_suffix_char(*cur_)) fail(token.loc, "expected a name after " + quote_source(std::string_view(&c, 1)));
+        if (cur_ == end_ || !is_suffix_char(*cur_)) fail_after(token.loc, "expected a name after ", c);
         if (is_digit(*cur_)) {
           // MLIR's suffix-id: all digits, or a letter/punctuation followed by anything.
           while (cur_ != end_ && is_digit(*cur_)) ++cur_;
@@ -143,8 +149,7 @@ class Lexer {
         return finish(c == '%' ? TokenKind::percent_identifier : TokenKind::caret_identifier);
       case '@':
       case '!':
-        if (cur_ == end_ || !is_identifier_start(*cur_))
-          fail(token.loc, "expected an identifier after " + quote_source(std::string_view(&c, 1)));
+        if (cur_ == end_ || !is_identifier_start(*cur_)) fail_after(token.loc, "expected an identifier after ", c);
         while (cur_ != end_ && is_identifier_char(*cur_)) ++cur_;
         return finish(c == '@' ? TokenKind::at_identifier : TokenKind::bang_identifier);
       case '"':
@@ -170,7 +175,7 @@ class Lexer {
       while (cur_ != end_ && is_identifier_char(*cur_)) ++cur_;
       return finish(TokenKind::bare_identifier);
     }
-    fail(token.loc, "unexpected character " + quote_source(std::string_view(&c, 1)));
+    fail_after(token.loc, "unexpected character ", c);
   }
 
   /// After `open`, the `{` this lexer just returned: the source text from `open` to its matching
@@ -199,7 +204,7 @@ class Lexer {
   }
 
   /// Throws `IrError` with `message` at `loc` in this lexer's file.
-  [[noreturn]] void fail(SourceLoc loc, std::string message) const {
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail(SourceLoc loc, std::string message) const {
     throw IrError(Diagnostic{file_, loc, std::move(message)});
   }
 
@@ -231,6 +236,11 @@ class Lexer {
   static constexpr bool is_suffix_char(char c) { return has(c, class_suffix); }
   static constexpr bool is_hex(char c) { return has(c, class_hex); }
   static constexpr bool is_digit(char c) { return has(c, class_digit); }
+
+  /// Throws "<message>'<c>'" at `loc` (kept out of line: the scanning loop stays small).
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail_after(SourceLoc loc, const char* message, char c) const {
+    fail(loc, message + quote_source(std::string_view(&c, 1)));
+  }
 
   [[nodiscard]] SourceLoc here() const {
     return {line_, static_cast<std::uint32_t>(cur_ - line_start_) + 1};

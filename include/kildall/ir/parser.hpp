@@ -13,6 +13,7 @@
 /// (`parse_operand`, `resolve_operand`, `parse_type`, `expect`, ...).
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <deque>
@@ -142,6 +143,9 @@ inline void reserve_for_text(Function& fn, std::size_t text_bytes) {
 /// size and keeps the grown buffer in `spare` for the next function: the module holds no
 /// growth slack (up to half of each array) and the heap no trail of freed smaller buffers.
 /// Arrays above 16 MB keep their buffer (a second copy would cost more than the slack).
+/// Called only when functions follow whose text is at least as long as this one's: the last
+/// one, or one much longer than the rest, keeps its buffers, whose slack is address space
+/// never written (a copy would write more fresh pages than the rest can fill).
 template <class V>
 void release_buffer(V& data, V& spare) {
   constexpr std::size_t max_copy_bytes = std::size_t{16} << 20;
@@ -163,7 +167,7 @@ class OpAsmParser {
         registry_(&registry),
         source_size_(source.size()),
         dense_name_limit_(std::max<std::size_t>(source.size(), 1024)) {
-    token_ = lexer_.next();
+    lexer_.next_into(token_);
   }
 
   /// Parses the whole input into a module. Throws `IrError` on malformed input.
@@ -183,6 +187,8 @@ class OpAsmParser {
     // The symbols defined so far, per symbol table (the top level, each nested module).
     std::map<std::pair<std::uint32_t, std::string>, SourceLoc> seen;
     std::vector<std::uint32_t> open;  // the nested modules being read, outermost first
+    std::uint32_t last_body = no_index;  // the last function read with a body
+    std::size_t last_body_bytes = 0;     // the length of its text
     const auto current = [&] { return open.empty() ? no_index : open.back(); };
     const auto define = [&](const std::string& name, SourceLoc loc) {
       if (!seen.emplace(std::pair{current(), name}, loc).second)
@@ -200,10 +206,19 @@ class OpAsmParser {
       }
       if (!wrapped && open.empty() && token_.kind == TokenKind::eof) break;
       if (token_.kind == TokenKind::bare_identifier && token_.text == "func.func") {
+        // The body before this one gives its growth buffers to the next ones (`release_buffer`)
+        // when they may need them: when the text still to read is at least as long as its own.
+        // Otherwise the copy would write more fresh pages than the rest of the text can fill.
+        const std::size_t here = lexer_.offset_of(token_);
+        if (last_body != no_index) settle_body(module.functions[last_body], source_size_ - here >= last_body_bytes);
         module.functions.emplace_back();
         Function& fn = module.functions.back();
         fn.parent_module = current();
         parse_function(fn);
+        if (!fn.is_declaration()) {
+          last_body = static_cast<std::uint32_t>(module.functions.size() - 1);
+          last_body_bytes = lexer_.offset_of(token_) - here;
+        }
         define(fn.name, fn.loc);
         if (on_function_parsed_) on_function_parsed_(lexer_.offset_of(token_));
       } else if (at_module_keyword()) {
@@ -231,6 +246,7 @@ class OpAsmParser {
       }
     }
     if (token_.kind != TokenKind::eof) error(token_.loc, "expected end of file, found " + quote(token_));
+    if (last_body != no_index) settle_body(module.functions[last_body], false);
     return module;
   }
 
@@ -252,19 +268,18 @@ class OpAsmParser {
   /// Consumes and returns the current token.
   Token consume() {
     Token current = token_;
-    token_ = lexer_.next();
+    lexer_.next_into(token_);
     return current;
   }
   /// Consumes a token of `kind`, or throws "expected <what>".
   Token expect(TokenKind kind, std::string_view what = {}) {
-    if (token_.kind != kind)
-      error(token_.loc, "expected " + std::string(what.empty() ? describe(kind) : what) + ", found " + quote(token_));
+    if (token_.kind != kind) fail_expected(kind, what);
     return consume();
   }
   /// Consumes a token of `kind` if it is next.
   bool consume_if(TokenKind kind) {
     if (token_.kind != kind) return false;
-    consume();
+    lexer_.next_into(token_);
     return true;
   }
   /// Consumes the bare keyword `word`, or throws.
@@ -284,7 +299,7 @@ class OpAsmParser {
   std::string_view parse_optional_attribute_dictionary() {
     if (token_.kind != TokenKind::l_brace) return {};
     const std::string_view text = lexer_.scan_balanced_braces(token_);
-    token_ = lexer_.next();
+    lexer_.next_into(token_);
     return text.find_first_not_of(" \t\r\n", 1) == text.size() - 1 ? std::string_view{} : text;
   }
   /// Reads the attribute dictionary `{...}` that must come next (see `parse_optional_attribute_dictionary`).
@@ -317,15 +332,13 @@ class OpAsmParser {
     const std::uint32_t outer_region = current_region_;
     detail::NameTable outer_labels = std::move(block_names_);
     block_names_ = detail::NameTable{};
-    const std::size_t refs_begin = block_refs_.size();
+    const std::size_t forward_begin = forward_blocks_.size();
     const std::size_t placeholders_begin = placeholders_.size();
     const std::size_t names_begin = scope_names_.size();
     // The region and its entry block.
     current_region_ = static_cast<std::uint32_t>(parsed_regions_.size());
     parsed_regions_.emplace_back();
-    const auto entry = static_cast<BlockId>(block_refs_.size());
-    fn_->blocks.emplace_back();
-    block_refs_.push_back({{}, open.loc, true});
+    const BlockId entry = new_block();
     parsed_regions_.back().layout.push_back(entry);
     fn_->blocks[entry].loc = open.loc;
     fn_->blocks[entry].argument_begin = static_cast<ValueId>(fn_->values.size());
@@ -352,9 +365,7 @@ class OpAsmParser {
       }
     }
     // Close the scope: every label defined, every use resolved; its names invisible from now on.
-    for (std::size_t i = refs_begin; i < block_refs_.size(); ++i)
-      if (!block_refs_[i].defined)
-        error(block_refs_[i].first_ref, "reference to an undefined block " + quote_source(block_refs_[i].name));
+    check_forward_blocks(forward_begin);
     for (std::size_t i = placeholders_begin; i < placeholders_.size(); ++i)
       if (placeholders_[i].resolved == no_index)
         error(placeholders_[i].first_use, "use of undefined value " + quote_source(placeholders_[i].name));
@@ -397,6 +408,20 @@ class OpAsmParser {
   /// Reads a type: `iN`, `index`, a registered `!dialect.type`, or a function type
   /// `(T1, T2) -> R` (`-> (R1, R2)`, `() -> ()`), nested at most `max_type_depth` deep.
   Type parse_type() {
+    // The common spelling first: `i1` to `i64` (one or two digits, no leading zero); anything
+    // else, and every error, takes the general path below.
+    if (token_.kind == TokenKind::bare_identifier && (token_.text.size() == 2 || token_.text.size() == 3) &&
+        token_.text[0] == 'i' && token_.text[1] >= '1' && token_.text[1] <= '9') {
+      unsigned width = static_cast<unsigned>(token_.text[1] - '0');
+      if (token_.text.size() == 3 && token_.text[2] >= '0' && token_.text[2] <= '9')
+        width = width * 10 + static_cast<unsigned>(token_.text[2] - '0');
+      else if (token_.text.size() == 3)
+        width = 0;  // `i3x`: not an integer type
+      if (width >= 1 && width <= 64) {
+        lexer_.next_into(token_);
+        return Type::integer(width);
+      }
+    }
     const Token t = token_;
     if (t.kind == TokenKind::l_paren) {
       if (type_depth_ >= max_type_depth)
@@ -441,9 +466,14 @@ class OpAsmParser {
   }
   /// Reads `T1, T2, ...` (at least one type).
   std::vector<Type> parse_type_list() {
-    std::vector<Type> types{parse_type()};
-    while (consume_if(TokenKind::comma)) types.push_back(parse_type());
+    std::vector<Type> types;
+    parse_type_list_into(types);
     return types;
+  }
+  /// Reads `T1, T2, ...` (at least one type), appending to `types`.
+  void parse_type_list_into(std::vector<Type>& types) {
+    types.push_back(parse_type());
+    while (consume_if(TokenKind::comma)) types.push_back(parse_type());
   }
   /// Reads an integer literal (optionally negative) that must fit `type`
   /// (as a signed or unsigned value, like MLIR) and returns its bits.
@@ -455,7 +485,9 @@ class OpAsmParser {
       error(loc, "integer literal needs an integer type, not '" + registry_->type_name(type) + "'");
     return literal_bits(loc, negative, literal, type);
   }
-  /// Reads `^label` and returns the (possibly forward-referenced) block.
+  /// Reads `^label` and returns the (possibly forward-referenced) block: a block not defined
+  /// yet is a placeholder id, resolved when the function ends, to be used only as the `block`
+  /// of a successor in `OperationState::successors`.
   BlockId parse_successor_block() {
     const Token t = expect(TokenKind::caret_identifier, "block label");
     return block_for(t.text, t.loc);
@@ -466,12 +498,16 @@ class OpAsmParser {
     successor.block = parse_successor_block();
     successor.operand_begin = static_cast<std::uint32_t>(state.operands.size());
     if (consume_if(TokenKind::l_paren)) {
-      std::vector<UnresolvedOperand> refs;
+      // Scratch arrays kept between calls (nothing below reads a successor again).
+      std::vector<UnresolvedOperand>& refs = successor_refs_;
+      std::vector<Type>& types = successor_types_;
+      refs.clear();
+      types.clear();
       refs.push_back(parse_operand());
       while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
       expect(TokenKind::colon, "':' and the types of the block operands");
       const SourceLoc types_loc = token_.loc;
-      const std::vector<Type> types = parse_type_list();
+      parse_type_list_into(types);
       if (types.size() != refs.size())
         error(types_loc, "expected " + std::to_string(refs.size()) + " types for the block operands, found " +
                              std::to_string(types.size()));
@@ -489,6 +525,10 @@ class OpAsmParser {
   std::uint32_t intern(std::string_view text) { return fn_->intern(text); }
   /// Throws `IrError` with `message` at `loc`.
   [[noreturn]] void error(SourceLoc loc, std::string message) const { lexer_.fail(loc, std::move(message)); }
+  /// Throws "expected <what>, found <the current token>" (`what` empty: `kind` described).
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void fail_expected(TokenKind kind, std::string_view what) const {
+    error(token_.loc, "expected " + std::string(what.empty() ? describe(kind) : what) + ", found " + quote(token_));
+  }
   /// `'text'` of a token, or "end of file".
   [[nodiscard]] static std::string quote(const Token& t) {
     if (t.kind == TokenKind::eof) return "end of file";
@@ -515,11 +555,24 @@ class OpAsmParser {
     std::string_view name;
     ValueId resolved = no_index;
   };
-  struct BlockRef {
+  /// A block referenced before its label was defined: successors name it by
+  /// `placeholder_bit | its index` until the function ends (`finish_function`).
+  struct ForwardBlock {
     std::string_view name;
     SourceLoc first_ref;
-    bool defined = false;
+    BlockId resolved = no_index;
   };
+
+  /// Leaves the arrays of `fn` (a parsed body) in their final buffers: with `give`, arrays with
+  /// slack are copied to exact size and their buffers kept for the next function
+  /// (`release_buffer`); the buffers `fn` keeps give back the pages of their capacity past the
+  /// elements (`release_unused_capacity`: a reserved array's last huge page, up to 2 MiB).
+  void settle_body(Function& fn, bool give) {
+    detail::for_each_body_array(fn, spare_, [give](auto& data, auto& spare) {
+      if (give) detail::release_buffer(data, spare);
+      kildall::detail::release_unused_capacity(data);
+    });
+  }
 
   /// A defined name is `%name`: `%name#N` only names a result of a pack.
   void require_plain_name(const Token& name) {
@@ -528,6 +581,33 @@ class OpAsmParser {
   }
 
   // ----- names ------------------------------------------------------------------------
+
+  /// A name the registry resolved, kept by `find_op` (a copy: the source text may be released).
+  struct CachedOpName {
+    static constexpr std::size_t capacity = 30;
+    std::array<char, capacity> text{};
+    std::uint8_t size = 0;  // 0: an empty slot
+    OpCode code = 0;
+  };
+
+  /// The registered op named `name`: the registry's lookup behind a direct-mapped cache of the
+  /// names it found (a file spells a handful of op names a million times; a hit costs one
+  /// comparison instead of hashing the name and walking a bucket).
+  std::optional<OpCode> find_op(std::string_view name) {
+    if (name.empty() || name.size() > CachedOpName::capacity) return registry_->find_op(name);
+    std::size_t hash = name.size();
+    for (std::size_t i = name.size() > 4 ? name.size() - 4 : 0; i < name.size(); ++i)
+      hash = hash * 31 + static_cast<unsigned char>(name[i]);
+    CachedOpName& slot = op_cache_[hash % op_cache_.size()];
+    if (slot.size == name.size() && std::string_view(slot.text.data(), slot.size) == name) return slot.code;
+    const std::optional<OpCode> code = registry_->find_op(name);
+    if (code) {
+      std::copy(name.begin(), name.end(), slot.text.begin());
+      slot.size = static_cast<std::uint8_t>(name.size());
+      slot.code = *code;
+    }
+    return code;
+  }
 
   std::uint32_t* lookup_slot(std::string_view name, bool create) {
     // Numeric names (%0, %1, ...) index a dense table, but only below a limit
@@ -576,25 +656,69 @@ class OpAsmParser {
     v.name_size = static_cast<std::uint32_t>(name.size() - 1);
   }
 
-  BlockId block_for(std::string_view name, SourceLoc loc) {
-    const auto [slot, inserted] = block_names_.try_emplace(name, static_cast<BlockId>(block_refs_.size()));
-    if (inserted) {
-      block_refs_.push_back({name, loc, false});
-      fn_->blocks.emplace_back();
+  /// The slot of block label `label` (`^name`) in the current region's scope: the block's id
+  /// + 1 once defined, `placeholder_bit | i` while only referenced (`forward_blocks_[i]`), 0
+  /// for a label not seen yet; nullptr when absent and not `create`. Labels `^bbN` of
+  /// the function body (the form MLIR prints) index a dense table, as numeric value names do,
+  /// below the same input-length limit; other labels, and all labels of a region, a hash table.
+  std::uint32_t* label_slot(std::string_view label, bool create) {
+    if (region_depth_ == 0 && label.size() > 3 && label[1] == 'b' && label[2] == 'b') {
+      if (const auto number = detail::numeric_name(label.substr(3)); number && *number < dense_name_limit_) {
+        if (*number >= numeric_labels_.size()) {
+          if (!create) return nullptr;
+          numeric_labels_.resize(std::max<std::size_t>(*number + 1, numeric_labels_.size() * 2), 0);
+        }
+        return &numeric_labels_[*number];
+      }
     }
-    return *slot;
+    if (!create) return block_names_.find(label);
+    return block_names_.try_emplace(label, 0).first;
+  }
+
+  /// Whether block label `label` is known in the current region's scope.
+  [[nodiscard]] bool label_known(std::string_view label) {
+    const std::uint32_t* slot = label_slot(label, false);
+    return slot != nullptr && *slot != 0;
+  }
+
+  /// The block a reference to `name` at `loc` names: its id once defined, else a placeholder
+  /// (`placeholder_bit | i`) that the function's end resolves. Blocks get their ids when
+  /// defined, in textual order, so a function without regions needs no renumbering.
+  BlockId block_for(std::string_view name, SourceLoc loc) {
+    std::uint32_t& slot = *label_slot(name, true);
+    if (slot == 0) {
+      slot = placeholder_bit | static_cast<std::uint32_t>(forward_blocks_.size());
+      forward_blocks_.push_back({name, loc, no_index});
+    }
+    return (slot & placeholder_bit) ? slot : slot - 1;
+  }
+
+  /// Appends an empty block to the function and returns its id.
+  BlockId new_block() {
+    const auto block = static_cast<BlockId>(fn_->blocks.size());
+    fn_->blocks.emplace_back();
+    return block;
+  }
+
+  /// Throws at the first reference, from `forward_blocks_[begin]` on, to a block never defined.
+  void check_forward_blocks(std::size_t begin) const {
+    for (std::size_t i = begin; i < forward_blocks_.size(); ++i)
+      if (forward_blocks_[i].resolved == no_index)
+        error(forward_blocks_[i].first_ref, "reference to an undefined block " + quote_source(forward_blocks_[i].name));
   }
 
   // ----- functions ----------------------------------------------------------------------
 
   void reset_function_scope() {
     for (auto& n : numeric_) n = 0;
+    for (auto& n : numeric_labels_) n = 0;
     named_.clear();
     pack_names_.clear();
     placeholders_.clear();
     forward_slots_.clear();
     block_names_.clear();
-    block_refs_.clear();
+    forward_blocks_.clear();
+    forward_successors_.clear();
     parsed_regions_.assign(1, ParsedRegion{});
     current_region_ = 0;
     scope_names_.clear();
@@ -644,9 +768,10 @@ class OpAsmParser {
     const SourceLoc body_loc = consume().loc;  // '{'
     detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::adopt_buffer(data, spare); });
     detail::reserve_for_text(fn, source_size_ - lexer_.offset_of(token_));
+    forward_blocks_.reserve(fn.blocks.capacity());
+    forward_successors_.reserve(fn.successors.capacity());
     // Entry block.
-    fn.blocks.emplace_back();
-    block_refs_.push_back({{}, body_loc, true});
+    (void)new_block();
     parsed_regions_[0].layout.push_back(0);
     fn.blocks[0].loc = body_loc;
     fn.blocks[0].argument_begin = 0;
@@ -658,7 +783,6 @@ class OpAsmParser {
     parse_blocks(0, EntryLabel::without_arguments, "function body");
     const SourceLoc end_loc = consume().loc;  // '}'
     finish_function(end_loc);
-    detail::for_each_body_array(fn, spare_, [](auto& data, auto& spare) { detail::release_buffer(data, spare); });
   }
 
   /// Whether a label on a region's entry block may declare its arguments.
@@ -675,11 +799,10 @@ class OpAsmParser {
       if (token_.kind == TokenKind::caret_identifier) {
         const Token label = consume();
         if (current == entry && !entry_has_ops && parsed_regions_[current_region_].layout.size() == 1 &&
-            fn_->blocks[entry].name_size == 0 && !block_names_.contains(label.text)) {
+            fn_->blocks[entry].name_size == 0 && !label_known(label.text)) {
           // A label on the entry block; its arguments come from the op (or the signature) unless
           // the op names none.
-          (void)block_names_.try_emplace(label.text, entry);
-          block_refs_[entry].name = label.text;
+          *label_slot(label.text, true) = entry + 1;
           BlockData& data = fn_->blocks[entry];
           data.name_begin = fn_->intern(label.text.substr(1));
           data.name_size = static_cast<std::uint32_t>(label.text.size() - 1);
@@ -723,10 +846,11 @@ class OpAsmParser {
   }
 
   BlockId parse_block_header(const Token& label) {
-    const BlockId block = block_for(label.text, label.loc);
-    BlockRef& ref = block_refs_[block];
-    if (ref.defined) error(label.loc, "redefinition of block " + quote_source(label.text));
-    ref.defined = true;
+    std::uint32_t& slot = *label_slot(label.text, true);
+    if (slot != 0 && !(slot & placeholder_bit)) error(label.loc, "redefinition of block " + quote_source(label.text));
+    const BlockId block = new_block();
+    if (slot & placeholder_bit) forward_blocks_[slot & ~placeholder_bit].resolved = block;
+    slot = block + 1;
     parsed_regions_[current_region_].layout.push_back(block);
     BlockData& data = fn_->blocks[block];
     data.loc = label.loc;
@@ -767,7 +891,7 @@ class OpAsmParser {
     }
     const Token name = expect(TokenKind::bare_identifier, "an operation name");
     op_loc_ = name.loc;
-    const auto code = registry_->find_op(name.text);
+    const auto code = find_op(name.text);
     if (!code) error(name.loc, "unknown operation " + quote_source(name.text));
     const OpDefinition& def = registry_->op(*code);
     state_.clear();
@@ -877,7 +1001,10 @@ class OpAsmParser {
     }
     data.successor_begin = static_cast<std::uint32_t>(fn.successors.size());
     data.successor_count = static_cast<std::uint16_t>(state_.successors.size());
-    fn.successors.insert(fn.successors.end(), state_.successors.begin(), state_.successors.end());
+    for (const Successor& s : state_.successors) {
+      if (s.block & placeholder_bit) forward_successors_.push_back(static_cast<std::uint32_t>(fn.successors.size()));
+      fn.successors.push_back(s);
+    }
     data.result_begin = static_cast<ValueId>(fn.values.size());
     data.result_count = static_cast<std::uint16_t>(state_.result_types.size());
     BlockData& b = fn.blocks[block];
@@ -911,9 +1038,10 @@ class OpAsmParser {
     for (const Placeholder& p : placeholders_)
       if (p.resolved == no_index) error(p.first_use, "use of undefined value " + quote_source(p.name));
     for (const std::uint32_t slot : forward_slots_) fn.operands[slot] = placeholders_[fn.operands[slot] & ~placeholder_bit].resolved;
-    // Undefined blocks.
-    for (const BlockRef& ref : block_refs_)
-      if (!ref.defined) error(ref.first_ref, "reference to an undefined block " + quote_source(ref.name));
+    // Undefined blocks; successors named before their block was defined.
+    check_forward_blocks(0);
+    for (const std::uint32_t slot : forward_successors_)
+      fn.successors[slot].block = forward_blocks_[fn.successors[slot].block & ~placeholder_bit].resolved;
     (void)end_loc;
     // Renumber blocks into layout order: the body's blocks first, then each region's, the
     // regions sorted by (parent op, index) so that an op's regions are consecutive.
@@ -1253,7 +1381,6 @@ class OpAsmParser {
     return inputs;
   }
 
-  /// Reads `%a, %b, ...` and checks there are exactly `count` of them.
   /// Reads a comparison predicate (`slt`, ...) and returns its `CmpPredicate` number.
   std::uint64_t parse_predicate_word() {
     const Token p = expect(TokenKind::bare_identifier, "a comparison predicate");
@@ -1262,15 +1389,21 @@ class OpAsmParser {
     return static_cast<std::uint64_t>(*predicate);
   }
 
-  std::vector<UnresolvedOperand> parse_operands_of(const OpDefinition& def, std::size_t count) {
-    std::vector<UnresolvedOperand> refs;
+  /// Reads `%a, %b, ...` and checks there are exactly `count` (at most 3) of them: the operands of
+  /// the fixed-arity formats, kept in place (no allocation per op).
+  std::array<UnresolvedOperand, 3> parse_operands_of(const OpDefinition& def, std::size_t count) {
+    std::array<UnresolvedOperand, 3> refs{};
+    std::size_t given = 0;
     if (token_.kind == TokenKind::percent_identifier) {
-      refs.push_back(parse_operand());
-      while (consume_if(TokenKind::comma)) refs.push_back(parse_operand());
+      do {
+        const UnresolvedOperand ref = parse_operand();
+        if (given < refs.size()) refs[given] = ref;
+        ++given;
+      } while (consume_if(TokenKind::comma));
     }
-    if (refs.size() != count)
+    if (given != count)
       error(op_loc_, "'" + def.name + "' takes " + std::to_string(count) + " operand(s), but " +
-                         std::to_string(refs.size()) + " were given");
+                         std::to_string(given) + " were given");
     return refs;
   }
 
@@ -1299,13 +1432,18 @@ class OpAsmParser {
   std::uint32_t lhs_results_ = 0;          // results the names bind
   std::deque<std::string> pack_names_;     // `%r#i` of this function's packs (named_ keys point here)
   OperationState state_;
+  std::array<CachedOpName, 64> op_cache_{};        // find_op's cache
+  std::vector<UnresolvedOperand> successor_refs_;  // parse_successor's scratch
+  std::vector<Type> successor_types_;              // parse_successor's scratch
   BodyArray<std::uint32_t> numeric_;
   std::size_t dense_name_limit_;  // numeric names at or above it live in named_
   detail::NameTable named_;
   std::vector<Placeholder> placeholders_;
   std::vector<std::uint32_t> forward_slots_;
-  detail::NameTable block_names_;
-  std::vector<BlockRef> block_refs_;
+  detail::NameTable block_names_;       // labels of the current region (slots: block id + 1)
+  BodyArray<std::uint32_t> numeric_labels_;  // `^bbN` of the body, by N (slots: block id + 1)
+  BodyArray<ForwardBlock> forward_blocks_;      // blocks referenced before their definition
+  BodyArray<std::uint32_t> forward_successors_;  // successor slots naming one of them
   /// A region being parsed: its owner (once created) and its blocks in textual order.
   struct ParsedRegion {
     OpId parent = no_index;

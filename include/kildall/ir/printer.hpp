@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <kildall/ir/arith.hpp>
@@ -99,7 +100,7 @@ class ValueNamer {
     const OpData& o = fn_->ops[op];
     const ValueId v = o.result_begin + first;
     const std::string_view name = fn_->value_name(v);
-    if (number_[v] != no_index || name.size() < 2 || name.substr(name.size() - 2) != "#0") {
+    if (number_[v] != no_index || name.size() < 2 || name[name.size() - 2] != '#' || name.back() != '0') {
       append_value(out, v);
       return 1;
     }
@@ -163,9 +164,14 @@ class ValueNamer {
   std::vector<std::uint32_t> block_number_;  // by block: its `^bbN`, or no_index to print its label
 };
 
+/// How much text `print_function` gathers before it calls its `drain`.
+inline constexpr std::size_t print_drain_bytes = std::size_t{1} << 20;
+
 /// The printer and the API offered to dialect print hooks.
 class OpAsmPrinter {
  public:
+  /// Called with the text printed so far once it holds `print_drain_bytes` (see `set_drain`).
+  using DrainFunction = void (*)(void* context, std::string& out);
   /// Prints into `out` using the names of `namer` and the types of `registry`.
   OpAsmPrinter(std::string& out, const ValueNamer& namer, const OpRegistry& registry)
       : out_(&out), namer_(&namer), registry_(&registry) {}
@@ -250,6 +256,13 @@ class OpAsmPrinter {
     *this << " : ";
     print_types_of(fn, values);
   }
+  /// After each op line, once the output holds `print_drain_bytes` or more, calls
+  /// `drain(context, out)`, which may write the text somewhere and clear it (`print_function`'s
+  /// `drain`): a block of a million ops is then printed through a buffer of about a megabyte.
+  void set_drain(DrainFunction drain, void* context) {
+    drain_ = drain;
+    drain_context_ = context;
+  }
   /// The indentation, in spaces, of the ops being printed (a region's go 2 deeper).
   [[nodiscard]] int indent() const { return indent_; }
   /// Sets the indentation of the ops printed next.
@@ -278,6 +291,7 @@ class OpAsmPrinter {
       out_->append(static_cast<std::size_t>(indent_), ' ');
       print_op(fn, op);
       out_->append("\n");
+      if (drain_ != nullptr && out_->size() >= print_drain_bytes) drain_(drain_context_, *out_);
     }
   }
   /// Appends region `r`: `{`, its blocks one step deeper than the op that owns it, and `}` at
@@ -558,6 +572,8 @@ class OpAsmPrinter {
   const ValueNamer* namer_;
   const OpRegistry* registry_;
   int indent_ = 4;
+  DrainFunction drain_ = nullptr;
+  void* drain_context_ = nullptr;
 };
 
 /// The default of `print_function`'s `drain`: keeps the whole text in `out`.
@@ -566,19 +582,19 @@ struct KeepText {
   void operator()(std::string&) const noexcept {}
 };
 
-/// How much text `print_function` gathers before it calls its `drain`.
-inline constexpr std::size_t print_drain_bytes = std::size_t{1} << 20;
-
 /// Appends function `fn` (indented by `indent` spaces) to `out`. After each
-/// block, if `out` holds `print_drain_bytes` or more, calls `drain(out)`,
+/// op line, if `out` holds `print_drain_bytes` or more, calls `drain(out)`,
 /// which may write the text somewhere and clear `out`: printing a function of
-/// millions of ops then needs a buffer of about a megabyte, not its whole text.
+/// millions of ops, even in one block, then needs a buffer of about a
+/// megabyte, not its whole text.
 template <class Drain = KeepText>
 void print_function(const Function& fn, const OpRegistry& registry, std::string& out, int indent = 2,
                     Drain drain = {}) {
   const std::string pad(static_cast<std::size_t>(indent), ' ');
   const ValueNamer namer(fn);
   OpAsmPrinter printer(out, namer, registry);
+  if constexpr (!std::is_same_v<Drain, KeepText>)
+    printer.set_drain([](void* context, std::string& text) { (*static_cast<Drain*>(context))(text); }, &drain);
   out += pad;
   out += "func.func ";
   if (fn.visibility == Visibility::private_) out += "private ";
@@ -616,10 +632,7 @@ void print_function(const Function& fn, const OpRegistry& registry, std::string&
   }
   out += " {\n";
   printer.set_indent(indent + 2);
-  for (BlockId b = 0; b < fn.body_block_count(); ++b) {
-    printer.print_block(fn, b, b != 0);
-    if (out.size() >= print_drain_bytes) drain(out);
-  }
+  for (BlockId b = 0; b < fn.body_block_count(); ++b) printer.print_block(fn, b, b != 0);
   out += pad;
   out += "}\n";
 }

@@ -21,6 +21,7 @@
 /// already mapped.
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <new>
 #include <vector>
@@ -119,6 +120,27 @@ struct LargeArrayAllocator {
 /// per-value data that a large graph or function fills once.
 template <class T>
 using LargeArray = std::vector<T, LargeArrayAllocator<T>>;
+
+/// Gives the whole 4 KiB pages of `array`'s capacity past its elements (past a string's
+/// terminator) back to the system, for an array on `LargeArrayAllocator` (a `LargeArray` or a
+/// string) that was reserved for an upper bound and will keep that buffer: the huge page its
+/// last element lies on was mapped whole, up to 2 MiB past the end. Growing into the capacity
+/// later maps fresh zeroed pages again; nothing constructed is touched. Does nothing for a
+/// buffer below `huge_page_bytes` (`operator new`'s) or where `madvise` is unavailable.
+template <class Array>
+void release_unused_capacity(Array& array) noexcept {
+  using T = typename Array::value_type;
+  const std::size_t capacity_bytes = array.capacity() * sizeof(T);
+  if (capacity_bytes < huge_page_bytes) return;
+#if KILDALL_DETAIL_HAS_MADVISE
+  constexpr std::uintptr_t page = 4096;
+  const auto begin = reinterpret_cast<std::uintptr_t>(array.data());
+  const std::uintptr_t used = begin + (array.size() + 1) * sizeof(T);  // + 1: room for a terminator
+  const std::uintptr_t from = (used + page - 1) / page * page;
+  const std::uintptr_t to = (begin + capacity_bytes) / page * page;
+  if (from < to) (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+#endif
+}
 
 }  // namespace kildall::detail
 
