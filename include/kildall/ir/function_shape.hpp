@@ -120,6 +120,7 @@ class FunctionShape {
     if (cfg_.is_region_edge(e)) return cfg_.forwarded(e);
     if (!opaque_entered_.empty() && opaque_entered_[e.target]) return {};  // its arguments are unknown
     const Successor& s = fn_->successors[e.successor];
+    if (s.operand_count == 0) return {};  // (without reading the terminator)
     return fn_->operands_of(fn_->terminator(cfg_.block_of(e.source))).subspan(s.operand_begin, s.operand_count);
   }
   /// The operands the terminator of `b` decides its successors with (the condition of

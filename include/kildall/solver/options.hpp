@@ -16,6 +16,17 @@
 namespace kildall {
 
 /// The order in which the worklist hands out pending nodes.
+///
+/// Without widening points in use (a lattice that does not model
+/// `WidenableLattice`, or `SolverOptions::widening` off, and no narrowing of
+/// a `NarrowableLattice`), the order changes how many visits a solve takes,
+/// not its result (the least fixpoint; Kildall 1973). A sparse solve over an
+/// `SsaProgram` shape then takes the shape's own value numbering as its
+/// order and computes none: a finite-height lattice bounds each value's
+/// visits by its height times its operands whatever the order (Wegman &
+/// Zadeck 1991), and an IR's numbering in program order is close to a
+/// topological order already, so the order's construction (a depth-first
+/// search over every def-use edge) would cost more than it saves.
 enum class IterationOrder : std::uint8_t {
   /// Lowest position in Bourdoncle's weak topological order first (Bourdoncle
   /// 1993, `kildall/graph/wto.hpp`; the default). Because a component's nodes

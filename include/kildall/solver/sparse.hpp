@@ -470,8 +470,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         if (r.block_reached_[b]) evaluate_out_edges(static_cast<std::uint32_t>(b), /*enqueue_targets=*/false);
       }
       for (const std::uint32_t b : s_->entry_indices) mark_executable(b);
-      for (std::size_t pos = 0; pos < plan_->order.size(); ++pos) {
-        if (affected[plan_->order[pos]]) enqueue_value(plan_->order[pos]);
+      for (std::size_t pos = 0; pos < plan_->size(); ++pos) {
+        if (affected[plan_->vertex_at(pos)]) enqueue_value(plan_->vertex_at(pos));
       }
     } else {
       (void)changed_blocks;
@@ -480,7 +480,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         for (const auto& e : out_edge_range(prog_, value_at(i))) touch(Traits::index(prog_, target(e, prog_)));
       });
       reset_values(r, affected);
-      for (std::size_t pos = 0; pos < plan_->order.size(); ++pos) {
+      for (std::size_t pos = 0; pos < plan_->size(); ++pos) {
         if (affected[index_at(pos)]) this->enqueue(static_cast<std::uint32_t>(pos));
       }
     }
@@ -494,9 +494,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
 
   [[nodiscard]] std::size_t index_at(std::size_t pos) const {
     if constexpr (has_cfg) {
-      return plan_->order[pos];
+      return plan_->vertex_at(pos);
     } else {
-      return Traits::index(prog_, plan_->order[pos]);
+      return Traits::index(prog_, plan_->vertex_at(pos));
     }
   }
   void begin_narrowing() { narrowing_ = true; }
@@ -538,14 +538,14 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       for (const std::uint32_t oi : operands_->targets(s_->member_position[vi])) add(oi);
     } else {
-      for (const auto& e : in_edge_range(prog_, plan_->order[pos])) add(Traits::index(prog_, source(e, prog_)));
+      for (const auto& e : in_edge_range(prog_, plan_->vertex_at(pos))) add(Traits::index(prog_, source(e, prog_)));
     }
     if (!all && !visit_with_uninitialized_operands<P>()) return false;
     const OperandStates<L> operands{std::span<const L* const>(operand_scratch_)};
     if constexpr (has_cfg) {
       out = static_cast<L>(p_.transfer(value_at(vi), operands));
     } else {
-      out = static_cast<L>(p_.transfer(plan_->order[pos], operands));
+      out = static_cast<L>(p_.transfer(plan_->vertex_at(pos), operands));
     }
     return true;
   }
@@ -570,8 +570,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         }
       }
     } else {
-      for (const auto& e : out_edge_range(prog_, plan_->order[pos])) {
-        this->enqueue(plan_->position[Traits::index(prog_, target(e, prog_))]);
+      for (const auto& e : out_edge_range(prog_, plan_->vertex_at(pos))) {
+        this->enqueue(plan_->position_of(Traits::index(prog_, target(e, prog_))));
       }
     }
   }
@@ -594,7 +594,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       return s_->value_at(vi);
     } else {
-      return plan_->order[plan_->position[vi]];
+      return plan_->vertex_at(plan_->position_of(vi));
     }
   }
 
@@ -603,7 +603,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       const std::uint32_t b = s_->block_of[vi];
       if (b == none || !r_->block_reached_[b]) return;
     }
-    this->enqueue(plan_->position[vi]);
+    this->enqueue(plan_->position_of(vi));
   }
 
   // --- blocks and edges (with a CFG) ---------------------------------------
@@ -745,11 +745,25 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     return false;
   }
 
+  /// Whether the solve can widen or narrow at widening points: otherwise the
+  /// order changes how many visits it takes, not its result.
+  [[nodiscard]] bool uses_widening_points() const {
+    bool uses = false;
+    if constexpr (WidenableLattice<L>) uses = this->opt_.widening;
+    if constexpr (NarrowableLattice<L>) uses = uses || this->opt_.narrowing_passes > 0;
+    return uses;
+  }
+
   void prepare(Result& r) {
     if constexpr (has_cfg) {
-      // The prepared index's plan serves when the solve reads the index's own
+      // A solve without widening points visits values in the shape's own
+      // numbering, and computes no order (see `IterationOrder`). Otherwise
+      // the prepared index's plan serves when the solve reads the index's own
       // dependents (no extra operands layered on) in the index's order.
-      if (prepared_ != nullptr && dependents_ == &prepared_->arrays_.dependents &&
+      if (!uses_widening_points()) {
+        own_plan_ = identity_plan<std::uint32_t>(s_->value_count);
+        plan_ = &own_plan_;
+      } else if (prepared_ != nullptr && dependents_ == &prepared_->arrays_.dependents &&
           prepared_->order() == this->opt_.order) {
         plan_ = &prepared_->plan_;
       } else {
@@ -760,7 +774,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       own_plan_ = plan_of_every_vertex(prog_, this->opt_.order);
       plan_ = &own_plan_;
     }
-    this->reset(plan_->order.size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, *plan_);
+    this->reset(plan_->size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, *plan_);
     narrowing_ = false;
   }
 

@@ -26,6 +26,7 @@
 /// folded, the ops left dead erased, control flow simplified, constants
 /// uniqued at the entry.
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -95,10 +96,19 @@ class IntRangeProblem {
     const OpCode code = fn.ops[op].code;
     const RangeHook* infer = code < registry_->op_count() ? &registry_->op(code).infer_ranges : nullptr;
     if (infer == nullptr || !*infer) return Interval::full(width_of(v));
-    std::vector<Interval> operands;
-    operands.reserve(operand_states.size());
-    for (const Interval* s : operand_states) operands.push_back(*s);
-    return (*infer)(fn, op, fn.values[v].position, operands);
+    // The operands' intervals, copied into a span: on the stack for up to four (no heap
+    // allocation per visit), on the heap beyond.
+    constexpr std::size_t inline_operands = 4;
+    const std::size_t count = operand_states.size();
+    std::array<Interval, inline_operands> few;
+    std::vector<Interval> many;
+    Interval* copied = few.data();
+    if (count > inline_operands) {
+      many.resize(count);
+      copied = many.data();
+    }
+    for (std::size_t i = 0; i < count; ++i) copied[i] = operand_states[i];
+    return (*infer)(fn, op, fn.values[v].position, std::span<const Interval>(copied, count));
   }
 
  private:

@@ -154,7 +154,9 @@ class FixpointEngine {
     (*reached_)[i] = true;
   }
   /// Whether position `pos` is a widening point of the order.
-  [[nodiscard]] bool widening_point(std::size_t pos) const { return (*widening_point_)[pos]; }
+  [[nodiscard]] bool widening_point(std::size_t pos) const {
+    return pos < widening_point_->size() && (*widening_point_)[pos];  // an identity plan has none
+  }
 
   /// Bytes of the engine's own bookkeeping.
   [[nodiscard]] std::size_t engine_bytes() const noexcept { return worklist_.bytes(); }

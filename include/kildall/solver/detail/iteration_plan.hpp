@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,18 +30,50 @@ struct PlanComponent {
 /// The order nodes are prioritized in, each node's position in it, which
 /// positions are widening points and, for the weak topological order, the
 /// components (sorted by head) whose entries the widening delay counts.
+///
+/// An *identity* plan (integral vertices only) orders the vertices by their
+/// own index and stores neither array: `order`, `position` and
+/// `widening_point` stay empty and the accessors answer for them.
 template <class Vertex>
 struct IterationPlan {
-  LargeArray<Vertex> order;                // by position
+  LargeArray<Vertex> order;                // by position (empty in an identity plan)
   LargeArray<std::uint32_t> position;      // by vertex index; no_position when unordered
-  std::vector<bool> widening_point;     // by position
+  std::vector<bool> widening_point;     // by position (empty: none)
   std::vector<PlanComponent> components;  // WTO only: one per head, by head position
+  std::size_t identity_count = 0;         // an identity plan's number of vertices
+  bool identity = false;                  // position == vertex index for every vertex
 
+  /// Number of positions.
+  [[nodiscard]] std::size_t size() const noexcept { return identity ? identity_count : order.size(); }
+  /// The vertex at position `pos`.
+  [[nodiscard]] Vertex vertex_at(std::size_t pos) const {
+    if constexpr (std::is_integral_v<Vertex>) {
+      if (identity) return static_cast<Vertex>(pos);
+    }
+    return order[pos];
+  }
+  /// The position of the vertex with index `index` (`no_position` when unordered).
+  [[nodiscard]] std::uint32_t position_of(std::size_t index) const {
+    return identity ? static_cast<std::uint32_t>(index) : position[index];
+  }
   [[nodiscard]] std::size_t bytes() const noexcept {
     return order.capacity() * sizeof(Vertex) + position.capacity() * sizeof(std::uint32_t) +
            widening_point.capacity() / 8 + components.capacity() * sizeof(PlanComponent);
   }
 };
+
+/// The plan of `count` vertices numbered `0 .. count - 1` in their own order,
+/// without widening points: for a solve that never widens, where the order
+/// changes how many visits it takes but not its result, and the vertex
+/// numbering (a program's values in program order) is a good order already.
+template <class Vertex>
+  requires std::is_integral_v<Vertex>
+[[nodiscard]] IterationPlan<Vertex> identity_plan(std::size_t count) {
+  IterationPlan<Vertex> plan;
+  plan.identity = true;
+  plan.identity_count = count;
+  return plan;
+}
 
 /// Builds the plan of `g` from `roots` in the requested order. Widening points
 /// are WTO heads, or targets of back edges of the depth-first search (the

@@ -218,6 +218,32 @@ struct SsaArrays {
     block_of.assign(n, none);
     is_argument.assign(n, false);
     member_position.assign(n, none);
+    // CFG edges are numbered by target block (in source order within a target, as a CFG's
+    // in-edges usually are): count them per target first, from the CFG alone, so that each
+    // block's out-edges and what they forward are read in the walk below right after its
+    // terminator (a walk by target would reach every source's terminator anew: a cache
+    // miss per edge on a large function).
+    LargeArray<std::uint32_t> first_in(nb + 1, 0);  // by target: its first edge number
+    for (std::size_t si = 0; si < nb; ++si) {
+      for (const auto& e : out_edge_range(cfg, block_at(si))) {
+        const std::size_t ti = vertex_index(cfg, target(e, cfg));
+        if (ti >= nb) return false;
+        ++first_in[ti + 1];
+      }
+    }
+    for (std::size_t ti = 0; ti < nb; ++ti) first_in[ti + 1] += first_in[ti];
+    const std::size_t edge_count = first_in[nb];
+    LargeArray<std::uint32_t> slot(first_in.begin(), first_in.end() - 1);  // by target: its next edge number
+    // Edge handles need only be copyable: gathered in source order, laid out by number below.
+    LargeArray<Edge> by_source;
+    by_source.reserve(edge_count);
+    LargeArray<std::uint32_t> source_order(edge_count, 0);  // by edge number: its place in `by_source`
+    edge_target.assign(edge_count, 0);
+    edge_source.assign(edge_count, 0);
+    LargeArray<std::uint32_t> forwarded_begin(edge_count, 0);  // by edge: its values in `forwarded`
+    LargeArray<std::uint32_t> forwarded_end(edge_count, 0);
+    LargeArray<std::uint32_t> forwarded;                       // forwarded values, in source order
+    forwarded.reserve(edge_count);
     // Each block's members (its arguments, then its op results) and branch
     // operands, in block order; every op result's operands, in member order.
     block_members.start_rows(nb, n);
@@ -262,6 +288,21 @@ struct SsaArrays {
         }
       }
       branch_operands.end_row();
+      for (const auto& e : out_edge_range(cfg, b)) {
+        const std::size_t ti = vertex_index(cfg, target(e, cfg));
+        const std::uint32_t k = slot[ti]++;
+        source_order[k] = static_cast<std::uint32_t>(by_source.size());
+        by_source.push_back(e);
+        edge_target[k] = static_cast<std::uint32_t>(ti);
+        edge_source[k] = static_cast<std::uint32_t>(bi);
+        forwarded_begin[k] = static_cast<std::uint32_t>(forwarded.size());
+        for (const auto& x : prog.forwarded_operands(e)) {
+          const std::size_t xi = kildall::value_index(prog, x);
+          if (xi >= n) return false;
+          forwarded.push_back(static_cast<std::uint32_t>(xi));
+        }
+        forwarded_end[k] = static_cast<std::uint32_t>(forwarded.size());
+      }
     }
     is_branch_operand.assign(n, false);
     branch_uses.clear();
@@ -273,54 +314,35 @@ struct SsaArrays {
       }
     }
     std::sort(branch_uses.begin(), branch_uses.end());
-    // CFG edges, numbered by target block; for each argument, what each in-edge passes to it.
+    // For each argument, what each in-edge passes to it.
+    LargeArray<std::uint32_t> arguments(nb, 0);  // by block: its argument count
+    for (std::size_t bi = 0; bi < nb; ++bi) {
+      const auto members = block_members.targets(bi);
+      std::uint32_t a = 0;
+      while (a < members.size() && is_argument[members[a]]) ++a;
+      arguments[bi] = a;
+    }
+    for (std::size_t k = 0; k < edge_count; ++k) {
+      if (forwarded_end[k] - forwarded_begin[k] > arguments[edge_target[k]]) return false;  // more values than arguments
+    }
     edges.clear();
-    edge_target.clear();
-    edge_source.clear();
+    edges.reserve(edge_count);
+    for (std::size_t k = 0; k < edge_count; ++k) edges.push_back(by_source[source_order[k]]);
     incoming_begin.assign(1, 0);
     incoming_begin.reserve(block_members.pushed() + 1);
     incoming_edge.clear();
     incoming_value.clear();
-    // A guess at the edge count (two per block, as in branchy code): reserving it costs
-    // address space only, and spares a million-block CFG its growth copies.
-    edges.reserve(2 * nb);
-    edge_target.reserve(2 * nb);
-    edge_source.reserve(2 * nb);
-    incoming_edge.reserve(2 * nb);
-    incoming_value.reserve(2 * nb);
-    std::vector<std::uint32_t> forwarded;      // this block's in-edges' forwarded values, flat
-    std::vector<std::uint32_t> forwarded_end;  // per in-edge: end of its values in `forwarded`
+    incoming_edge.reserve(forwarded.size());
+    incoming_value.reserve(forwarded.size());
     for (std::size_t ti = 0; ti < nb; ++ti) {
-      const auto members = block_members.targets(ti);
-      std::size_t arguments = 0;
-      while (arguments < members.size() && is_argument[members[arguments]]) ++arguments;
-      forwarded.clear();
-      forwarded_end.clear();
-      const auto first_edge = static_cast<std::uint32_t>(edges.size());
-      for (const auto& e : in_edge_range(cfg, block_at(ti))) {
-        const std::size_t si = vertex_index(cfg, source(e, cfg));
-        if (si >= nb) return false;
-        edges.push_back(e);
-        edge_target.push_back(static_cast<std::uint32_t>(ti));
-        edge_source.push_back(static_cast<std::uint32_t>(si));
-        const std::size_t before = forwarded.size();
-        for (const auto& x : prog.forwarded_operands(e)) {
-          const std::size_t xi = kildall::value_index(prog, x);
-          if (xi >= n) return false;
-          forwarded.push_back(static_cast<std::uint32_t>(xi));
-        }
-        if (forwarded.size() - before > arguments) return false;  // more values than arguments
-        forwarded_end.push_back(static_cast<std::uint32_t>(forwarded.size()));
-      }
-      for (std::size_t i = 0; i < members.size(); ++i) {
-        if (i < arguments) {
-          std::uint32_t begin = 0;
-          for (std::size_t j = 0; j < forwarded_end.size(); ++j) {
-            if (begin + i < forwarded_end[j]) {
-              incoming_edge.push_back(first_edge + static_cast<std::uint32_t>(j));
-              incoming_value.push_back(forwarded[begin + i]);
+      const std::size_t members = block_members.targets(ti).size();
+      for (std::size_t i = 0; i < members; ++i) {
+        if (i < arguments[ti]) {
+          for (std::uint32_t k = first_in[ti]; k < first_in[ti + 1]; ++k) {
+            if (forwarded_begin[k] + i < forwarded_end[k]) {
+              incoming_edge.push_back(k);
+              incoming_value.push_back(forwarded[forwarded_begin[k] + i]);
             }
-            begin = forwarded_end[j];
           }
         }
         incoming_begin.push_back(static_cast<std::uint32_t>(incoming_edge.size()));
