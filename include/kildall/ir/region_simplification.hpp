@@ -147,11 +147,13 @@ class RegionSimplifier {
       if (count && !region_removed(b)) ++counts_.blocks_erased;
       erase_block_ops(b);
       removed_[b] = true;
+      edges_changed();
     }
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || !region_removed(b)) continue;
       erase_block_ops(b);
       removed_[b] = true;
+      edges_changed();
     }
   }
   void erase_block_ops(BlockId b) {
@@ -193,6 +195,7 @@ class RegionSimplifier {
         }
         if (!moved) continue;
         set_successor(t, si, target, forwarded);
+        edges_changed();
         ++counts_.branches_forwarded;
       }
     }
@@ -254,9 +257,21 @@ class RegionSimplifier {
       return std::span<const Edge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
     }
   };
-  void collect_edges(EdgesInto& into, std::vector<bool>* opaque = nullptr) const {
+  // The edges into each block, collected on first use and kept until a step changes the control
+  // flow (`edges_changed`): most calls change none, and every step but the first reads them.
+  [[nodiscard]] const EdgesInto& edges_into() {
+    if (!edges_valid_) {
+      collect_edges();
+      edges_valid_ = true;
+    }
+    return edges_;
+  }
+  // A successor, branch, block or terminator changed: the edges are collected again when next asked.
+  void edges_changed() { edges_valid_ = false; }
+  void collect_edges() {
+    EdgesInto& into = edges_;
     into.begin.assign(fn_.blocks.size() + 1, 0);
-    if (opaque) opaque->assign(fn_.blocks.size(), false);
+    opaque_.assign(fn_.blocks.size(), false);
     const auto for_each_edge = [this](auto&& f) {
       for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
         const OpId t = removed_[b] ? no_index : fn_.terminator(b);
@@ -267,7 +282,7 @@ class RegionSimplifier {
     };
     for_each_edge([&](OpId t, std::uint32_t, BlockId target) {
       if (is_branch(t)) ++into.begin[target + 1];
-      else if (opaque) (*opaque)[target] = true;
+      else opaque_[target] = true;
     });
     for (std::size_t b = 1; b < into.begin.size(); ++b) into.begin[b] += into.begin[b - 1];
     into.edges.resize(into.begin.back());
@@ -308,8 +323,7 @@ class RegionSimplifier {
   // `SimplifyCondBranchFromCondBranchOnSameCondition`, `SimplifyCondBranchIdenticalSuccessors`,
   // `CondBranchTruthPropagation`).
   void simplify_conditional_branches() {
-    EdgesInto into;
-    collect_edges(into);
+    const EdgesInto& into = edges_into();
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
       OpId t = fn_.terminator(b);
@@ -321,6 +335,7 @@ class RegionSimplifier {
         const Successor taken = fn_.successors_of(t)[e->successor];
         const auto forwarded = fn_.successor_operands(t, taken);
         rewriter_.replace_with_branch(t, taken.block, forwarded);
+        edges_changed();
         ++counts_.branches_simplified;
         continue;
       }
@@ -344,6 +359,7 @@ class RegionSimplifier {
           merged.push_back(fn_.result(rewriter_.create_before(t, code_of(BuiltinOp::select), operands, types)));
         }
         rewriter_.replace_with_branch(t, on_true.block, merged);
+        edges_changed();
         ++counts_.branches_simplified;
         continue;
       }
@@ -370,9 +386,9 @@ class RegionSimplifier {
 
   // Step 5: a block whose only predecessor ends in `cf.br` to it is appended to it.
   void merge_single_predecessor_blocks() {
-    EdgesInto into;  // a merge moves an edge's terminator to another block; the counts stay
-    std::vector<bool> opaque;
-    collect_edges(into, &opaque);
+    // As at the step's start: a merge moves an edge's terminator to another block; the counts stay.
+    const EdgesInto& into = edges_into();
+    const std::vector<bool>& opaque = opaque_;
     std::vector<ValueId> replacement;  // by value: a merged block's argument -> the value forwarded to it
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
@@ -395,6 +411,7 @@ class RegionSimplifier {
           rewriter_.append(b, op);
         }
         removed_[d] = true;
+        edges_changed();
         ++counts_.blocks_merged;
       }
     }
@@ -412,9 +429,8 @@ class RegionSimplifier {
     std::vector<bool> live_op(fn_.ops.size(), false), live_value(fn_.values.size(), false);
     std::vector<ValueId> work;
     // Predecessor edges by block, for the arguments.
-    EdgesInto into;
-    std::vector<bool> opaque_predecessor;  // a terminator other than a branch enters it
-    collect_edges(into, &opaque_predecessor);
+    const EdgesInto& into = edges_into();
+    const std::vector<bool>& opaque_predecessor = opaque_;  // a terminator other than a branch enters it
     const auto mark_value = [&](ValueId v) {
       if (live_value[v]) return;
       live_value[v] = true;
@@ -461,6 +477,8 @@ class RegionSimplifier {
       for (auto it = dead.rbegin(); it != dead.rend(); ++it) rewriter_.erase(*it);
       counts_.ops_erased += dead.size();
     }
+    // An op erased with its regions takes their blocks' terminators (and their edges) along.
+    if (fn_.regions.size() >= 2 && counts_.ops_erased != 0) edges_changed();
     // Dead arguments of blocks other than a region's entry, with what is forwarded to them.
     std::vector<ValueId> replacement;
     std::vector<bool> keep;
@@ -533,9 +551,8 @@ class RegionSimplifier {
       }
     }
     if (by_successors.empty()) return;
-    EdgesInto into;
-    std::vector<bool> opaque;
-    collect_edges(into, &opaque);
+    const EdgesInto& into = edges_into();
+    const std::vector<bool>& opaque = opaque_;
     std::vector<ValueId> replacement;  // moved leader arguments, applied once at the end
     for (const auto& group : by_successors) {
       const std::vector<BlockId>& blocks = group.second;
@@ -719,6 +736,7 @@ class RegionSimplifier {
         set_successor(e.op, e.successor, leader, forwarded);
       }
     }
+    edges_changed();
     for (const BlockId m : members) {
       erase_block_ops(m);
       removed_[m] = true;
@@ -765,6 +783,9 @@ class RegionSimplifier {
   std::vector<bool> removed_;             // by block: dropped at the end
   BodyArray<std::uint32_t> uses_;         // by value, once asked for (step 3)
   std::vector<bool> escapes_;             // by value, once asked for (step 6)
+  EdgesInto edges_;                       // the branch edges into each block (`edges_into`)
+  std::vector<bool> opaque_;              // by block: a terminator other than a branch enters it
+  bool edges_valid_ = false;              // whether `edges_` and `opaque_` describe the function
 };
 
 }  // namespace detail

@@ -282,8 +282,11 @@ class RewriteAdapter {
     for (const ValueId r : results(op))
       if (!fn_->values[r].type.is_integer_like()) return FoldOutcome::none;
     const auto ids = operands(op);
-    std::vector<std::uint64_t> bits(ids.size());
-    std::vector<const std::uint64_t*> known(ids.size(), nullptr);
+    // Scratch kept across calls: a sweep folds every op, so no allocation per op.
+    fold_bits_.resize(ids.size());
+    fold_known_.assign(ids.size(), nullptr);
+    const std::span<std::uint64_t> bits(fold_bits_.data(), ids.size());
+    const std::span<const std::uint64_t*> known(fold_known_.data(), ids.size());
     bool all_known = true;
     for (std::size_t i = 0; i < ids.size(); ++i) {
       if (const auto c = constant_of(ids[i])) {
@@ -294,9 +297,9 @@ class RewriteAdapter {
       }
     }
     if (all_known) {
-      std::vector<std::uint64_t> out(o.result_count);
-      if (!def.eval(*fn_, op, bits, out).ok) return FoldOutcome::none;
-      for (const std::uint64_t r : out) folded_results.push_back(Result::constant(r));
+      fold_results_.assign(o.result_count, 0);
+      if (!def.eval(*fn_, op, bits, fold_results_).ok) return FoldOutcome::none;
+      for (const std::uint64_t r : fold_results_) folded_results.push_back(Result::constant(r));
       return FoldOutcome::folded;
     }
     const std::optional<Folded> folded =
@@ -397,6 +400,10 @@ class RewriteAdapter {
   BodyArray<OpId> slot_owner_;          // by operand slot of a live op: the op
   std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
   OpId created_constant_ = no_index;
+  // Scratch of `fold`: the operands' bits, which of them are known, the results' bits.
+  std::vector<std::uint64_t> fold_bits_;
+  std::vector<const std::uint64_t*> fold_known_;
+  std::vector<std::uint64_t> fold_results_;
 };
 
 static_assert(kildall::rewrite::FoldableIr<RewriteAdapter> && kildall::rewrite::IndexedOps<RewriteAdapter> &&
