@@ -58,6 +58,7 @@
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/rewriter.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall::ir {
 
@@ -123,6 +124,7 @@ class RegionSimplifier {
   // predecessors): every block not reached from its region's entry goes, with its ops.
   void drop_unreachable(bool count) {
     std::vector<bool> reached(fn_.blocks.size(), false);
+    const BlockSuccessors& successors = block_successors();
     std::vector<BlockId> stack;
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || region_entry(b) != b || region_removed(b)) continue;
@@ -131,12 +133,11 @@ class RegionSimplifier {
       while (!stack.empty()) {
         const BlockId x = stack.back();
         stack.pop_back();
-        const OpId t = fn_.terminator(x);
-        if (t == no_index) continue;
-        for (const Successor& s : fn_.successors_of(t)) {
-          if (reached[s.block]) continue;
-          reached[s.block] = true;
-          stack.push_back(s.block);
+        if (removed_[x]) continue;  // emptied: no terminator
+        for (const BlockId s : successors[x]) {
+          if (reached[s]) continue;
+          reached[s] = true;
+          stack.push_back(s);
         }
       }
     }
@@ -195,7 +196,7 @@ class RegionSimplifier {
         }
         if (!moved) continue;
         set_successor(t, si, target, forwarded);
-        edges_changed();
+        retargeted(b, si, target);
         ++counts_.branches_forwarded;
       }
     }
@@ -257,8 +258,43 @@ class RegionSimplifier {
       return std::span<const Edge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
     }
   };
-  // The edges into each block, collected on first use and kept until a step changes the control
-  // flow (`edges_changed`): most calls change none, and every step but the first reads them.
+  // The successors of each block, in one compact array: walking it reads a few megabytes where
+  // following every block to its terminator in the op array is a cache miss per block.
+  struct BlockSuccessors {
+    std::vector<std::uint32_t> begin;  // by block, and one past the last: its first successor
+    std::vector<BlockId> targets;
+    std::vector<OpId> terminator;      // by block (`no_index`: none)
+    std::vector<bool> branch;          // by block: its terminator is a `cf.br` / `cf.cond_br`
+    [[nodiscard]] std::span<const BlockId> operator[](BlockId b) const {
+      return std::span<const BlockId>(targets).subspan(begin[b], begin[b + 1] - begin[b]);
+    }
+  };
+  // The blocks' successors, collected on first use and kept while no terminator is replaced or
+  // moved (`terminators_changed`); a successor retargeted in place is updated (`retargeted`).
+  // Blocks dropped since keep their entries: every reader skips `removed_` blocks (emptied).
+  [[nodiscard]] const BlockSuccessors& block_successors() {
+    if (!successors_valid_) {
+      BlockSuccessors& out = successors_;
+      const std::size_t n = fn_.blocks.size();
+      out.begin.resize(n + 1);
+      out.terminator.resize(n);
+      out.branch.assign(n, false);
+      out.targets.clear();
+      for (BlockId b = 0; b < n; ++b) {
+        out.begin[b] = static_cast<std::uint32_t>(out.targets.size());
+        const OpId t = removed_[b] ? no_index : fn_.terminator(b);
+        out.terminator[b] = t;
+        if (t == no_index) continue;
+        out.branch[b] = is_branch(t);
+        for (const Successor& x : fn_.successors_of(t)) out.targets.push_back(x.block);
+      }
+      out.begin[n] = static_cast<std::uint32_t>(out.targets.size());
+      successors_valid_ = true;
+    }
+    return successors_;
+  }
+  // The edges into each block, derived from `block_successors` on first use and kept until a
+  // block is dropped or a successor changes: most calls change none, and every step reads them.
   [[nodiscard]] const EdgesInto& edges_into() {
     if (!edges_valid_) {
       collect_edges();
@@ -266,30 +302,39 @@ class RegionSimplifier {
     }
     return edges_;
   }
-  // A successor, branch, block or terminator changed: the edges are collected again when next asked.
+  // A block was dropped: the edges are collected again when next asked.
   void edges_changed() { edges_valid_ = false; }
+  // A terminator was replaced or moved to another block: both are collected again.
+  void terminators_changed() {
+    edges_valid_ = false;
+    successors_valid_ = false;
+  }
+  // Successor `si` of the terminator of `b` now goes to `target`.
+  void retargeted(BlockId b, std::uint32_t si, BlockId target) {
+    edges_valid_ = false;
+    if (successors_valid_) successors_.targets[successors_.begin[b] + si] = target;
+  }
   void collect_edges() {
+    const BlockSuccessors& out = block_successors();
     EdgesInto& into = edges_;
-    into.begin.assign(fn_.blocks.size() + 1, 0);
-    opaque_.assign(fn_.blocks.size(), false);
-    const auto for_each_edge = [this](auto&& f) {
-      for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-        const OpId t = removed_[b] ? no_index : fn_.terminator(b);
-        if (t == no_index) continue;
-        for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si)
-          f(t, si, fn_.successors[fn_.ops[t].successor_begin + si].block);
+    const std::size_t n = fn_.blocks.size();
+    into.begin.assign(n + 1, 0);
+    opaque_.assign(n, false);
+    for (BlockId b = 0; b < n; ++b) {
+      if (removed_[b]) continue;
+      for (const BlockId target : out[b]) {
+        if (out.branch[b]) ++into.begin[target + 1];
+        else opaque_[target] = true;
       }
-    };
-    for_each_edge([&](OpId t, std::uint32_t, BlockId target) {
-      if (is_branch(t)) ++into.begin[target + 1];
-      else opaque_[target] = true;
-    });
+    }
     for (std::size_t b = 1; b < into.begin.size(); ++b) into.begin[b] += into.begin[b - 1];
     into.edges.resize(into.begin.back());
     std::vector<std::uint32_t> next(into.begin.begin(), into.begin.end() - 1);
-    for_each_edge([&](OpId t, std::uint32_t si, BlockId target) {
-      if (is_branch(t)) into.edges[next[target]++] = {t, si};
-    });
+    for (BlockId b = 0; b < n; ++b) {
+      if (removed_[b] || !out.branch[b]) continue;
+      const auto targets = out[b];
+      for (std::uint32_t si = 0; si < targets.size(); ++si) into.edges[next[targets[si]]++] = {out.terminator[b], si};
+    }
   }
   // Whether `e` is still a live edge into `b`.
   [[nodiscard]] bool still_enters(const Edge& e, BlockId b) const {
@@ -335,7 +380,7 @@ class RegionSimplifier {
         const Successor taken = fn_.successors_of(t)[e->successor];
         const auto forwarded = fn_.successor_operands(t, taken);
         rewriter_.replace_with_branch(t, taken.block, forwarded);
-        edges_changed();
+        terminators_changed();
         ++counts_.branches_simplified;
         continue;
       }
@@ -359,7 +404,7 @@ class RegionSimplifier {
           merged.push_back(fn_.result(rewriter_.create_before(t, code_of(BuiltinOp::select), operands, types)));
         }
         rewriter_.replace_with_branch(t, on_true.block, merged);
-        edges_changed();
+        terminators_changed();
         ++counts_.branches_simplified;
         continue;
       }
@@ -411,7 +456,7 @@ class RegionSimplifier {
           rewriter_.append(b, op);
         }
         removed_[d] = true;
-        edges_changed();
+        terminators_changed();
         ++counts_.blocks_merged;
       }
     }
@@ -427,7 +472,11 @@ class RegionSimplifier {
   // Step 2: liveness, then dead ops and dead block arguments go.
   void erase_dead_code() {
     std::vector<bool> live_op(fn_.ops.size(), false), live_value(fn_.values.size(), false);
+    // Values marked live whose definer or forwarders are still to be marked, taken first in, first
+    // out (the live set does not depend on the order): the values, ops and operands a few places
+    // ahead are prefetched, so their cache misses overlap instead of following one another.
     std::vector<ValueId> work;
+    std::size_t head = 0;
     // Predecessor edges by block, for the arguments.
     const EdgesInto& into = edges_into();
     const std::vector<bool>& opaque_predecessor = opaque_;  // a terminator other than a branch enters it
@@ -435,6 +484,7 @@ class RegionSimplifier {
       if (live_value[v]) return;
       live_value[v] = true;
       work.push_back(v);
+      kildall::detail::prefetch_for_read(&fn_.values[v]);
     };
     const auto mark_op = [&](OpId op) {
       if (live_op[op]) return;
@@ -454,9 +504,16 @@ class RegionSimplifier {
       if (!opaque_predecessor[b] || removed_[b]) continue;
       for (std::uint32_t i = 0; i < fn_.blocks[b].argument_count; ++i) mark_value(fn_.blocks[b].argument_begin + i);
     }
-    while (!work.empty()) {
-      const ValueId v = work.back();
-      work.pop_back();
+    while (head < work.size()) {
+      if (head + 32 < work.size()) {  // the definer of a value 32 places on
+        const ValueData& ahead = fn_.values[work[head + 32]];
+        if (!ahead.is_block_argument) kildall::detail::prefetch_for_read(&fn_.ops[ahead.owner]);
+      }
+      if (head + 16 < work.size()) {  // the operands of the definer 16 places on
+        const ValueData& ahead = fn_.values[work[head + 16]];
+        if (!ahead.is_block_argument) kildall::detail::prefetch_for_read(fn_.operands.data() + fn_.ops[ahead.owner].operand_begin);
+      }
+      const ValueId v = work[head++];
       const ValueData& data = fn_.values[v];
       if (!data.is_block_argument) {
         mark_op(data.owner);
@@ -478,7 +535,7 @@ class RegionSimplifier {
       counts_.ops_erased += dead.size();
     }
     // An op erased with its regions takes their blocks' terminators (and their edges) along.
-    if (fn_.regions.size() >= 2 && counts_.ops_erased != 0) edges_changed();
+    if (fn_.regions.size() >= 2 && counts_.ops_erased != 0) terminators_changed();
     // Dead arguments of blocks other than a region's entry, with what is forwarded to them.
     std::vector<ValueId> replacement;
     std::vector<bool> keep;
@@ -736,7 +793,7 @@ class RegionSimplifier {
         set_successor(e.op, e.successor, leader, forwarded);
       }
     }
-    edges_changed();
+    terminators_changed();
     for (const BlockId m : members) {
       erase_block_ops(m);
       removed_[m] = true;
@@ -786,6 +843,8 @@ class RegionSimplifier {
   EdgesInto edges_;                       // the branch edges into each block (`edges_into`)
   std::vector<bool> opaque_;              // by block: a terminator other than a branch enters it
   bool edges_valid_ = false;              // whether `edges_` and `opaque_` describe the function
+  BlockSuccessors successors_;            // the blocks' successors (`block_successors`)
+  bool successors_valid_ = false;         // whether `successors_` describes the function
 };
 
 }  // namespace detail
