@@ -46,6 +46,7 @@
 /// (each value is marked live once).
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -168,11 +169,20 @@ class RegionSimplifier {
     std::vector<ValueId> forwarded;
     std::vector<std::uint32_t> seen(fn_.blocks.size(), 0);
     std::uint32_t stamp = 0;
+    // The blocks whose only op is a `cf.br` (this step adds and removes no op): a successor that is
+    // none of them is passed over without reading its block.
+    std::vector<bool> lone_branch(fn_.blocks.size(), false);
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b]) continue;
-      const OpId t = fn_.terminator(b);
-      if (t == no_index || !is_branch(t)) continue;
+      const BlockData& block = fn_.blocks[b];
+      lone_branch[b] = !removed_[b] && block.first_op != no_index && block.first_op == block.last_op &&
+                       is(fn_.ops[block.first_op].code, BuiltinOp::br);
+    }
+    const BlockSuccessors& successors = block_successors();  // kept up to date by `retargeted`
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (removed_[b] || !successors.branch[b]) continue;
+      const OpId t = successors.terminator[b];
       for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si) {
+        if (!lone_branch[successors[b][si]]) continue;  // not a pass-through block
         ++stamp;
         seen[b] = stamp;
         Successor s = fn_.successors[fn_.ops[t].successor_begin + si];
@@ -368,9 +378,12 @@ class RegionSimplifier {
   // `SimplifyCondBranchFromCondBranchOnSameCondition`, `SimplifyCondBranchIdenticalSuccessors`,
   // `CondBranchTruthPropagation`).
   void simplify_conditional_branches() {
+    // The blocks' successors as the step starts: only the terminator of the block at hand is
+    // replaced, so the blocks ending in a `cf.cond_br` are those with two branch successors.
+    const BlockSuccessors& successors = block_successors();
     const EdgesInto& into = edges_into();
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b]) continue;
+      if (removed_[b] || !successors.branch[b] || successors[b].size() != 2) continue;
       OpId t = fn_.terminator(b);
       if (t == no_index || !is(fn_.ops[t].code, BuiltinOp::cond_br)) continue;
       const ValueId condition = fn_.operands_of(t)[0];
@@ -584,9 +597,29 @@ class RegionSimplifier {
     // `BlockEquivalenceData`), so that only likely matches are compared. A first pass keys each
     // block by one hash of both and keeps the blocks whose key another block shares: on most
     // functions none, and the rest of the step is skipped.
+    // Before that, a block merges only with one of the same successors: each block's successor
+    // list is hashed into a bitmap, and only the blocks whose bit was set twice are keyed (a
+    // false positive costs a keying, nothing else), so most blocks' ops are not read.
+    const BlockSuccessors& successors = block_successors();
+    const auto candidate = [&](BlockId b) {
+      return !removed_[b] && region_entry(b) != b && successors.terminator[b] != no_index;
+    };
+    const int filter_bits = std::max(6, static_cast<int>(std::bit_width(4 * fn_.blocks.size())));
+    const auto slot = [&](BlockId b) {
+      std::uint64_t h = successors[b].size();
+      for (const BlockId x : successors[b]) h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+      return static_cast<std::size_t>(h >> (64 - filter_bits));
+    };
+    std::vector<bool> seen_once(std::size_t{1} << filter_bits, false), seen_twice(std::size_t{1} << filter_bits, false);
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (!candidate(b)) continue;
+      const std::size_t at = slot(b);
+      if (seen_once[at]) seen_twice[at] = true;
+      else seen_once[at] = true;
+    }
     std::vector<std::pair<std::uint64_t, BlockId>> keyed;
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b] || region_entry(b) == b || !mergeable(b)) continue;
+      if (!candidate(b) || !seen_twice[slot(b)] || !mergeable(b)) continue;
       std::uint64_t key = shape_hash(b);
       for (const Successor& x : fn_.successors_of(fn_.terminator(b))) key = (key ^ x.block) * 0x9E3779B97F4A7C15ull + (key >> 31);
       keyed.emplace_back(key, b);
