@@ -171,17 +171,18 @@ class RegionSimplifier {
     std::uint32_t stamp = 0;
     // The blocks whose only op is a `cf.br` (this step adds and removes no op): a successor that is
     // none of them is passed over without reading its block.
+    const BlockSuccessors& successors = block_successors();  // kept up to date by `retargeted`
     std::vector<bool> lone_branch(fn_.blocks.size(), false);
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       const BlockData& block = fn_.blocks[b];
       lone_branch[b] = !removed_[b] && block.first_op != no_index && block.first_op == block.last_op &&
-                       is(fn_.ops[block.first_op].code, BuiltinOp::br);
+                       successors.branch[b] && successors[b].size() == 1;  // a `cf.br`
     }
-    const BlockSuccessors& successors = block_successors();  // kept up to date by `retargeted`
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || !successors.branch[b]) continue;
       const OpId t = successors.terminator[b];
-      for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si) {
+      const auto count = static_cast<std::uint32_t>(successors[b].size());
+      for (std::uint32_t si = 0; si < count; ++si) {
         if (!lone_branch[successors[b][si]]) continue;  // not a pass-through block
         ++stamp;
         seen[b] = stamp;
@@ -497,7 +498,6 @@ class RegionSimplifier {
       if (live_value[v]) return;
       live_value[v] = true;
       work.push_back(v);
-      kildall::detail::prefetch_for_read(&fn_.values[v]);
     };
     const auto mark_op = [&](OpId op) {
       if (live_op[op]) return;
@@ -506,11 +506,18 @@ class RegionSimplifier {
       const std::uint32_t regular = is_branch(op) ? fn_.regular_operand_count(op) : static_cast<std::uint32_t>(operands.size());
       for (std::uint32_t i = 0; i < regular; ++i) mark_value(operands[i]);
     };
+    // The ops without effect, block by block (each block's run ended by `no_index`): the only
+    // ones that may be dead, found in the same walk, so the dead ones are not looked for in
+    // another walk of every op.
+    std::vector<OpId> pure;
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
+      const std::size_t before = pure.size();
       for (const OpId op : fn_.ops_of(b)) {
         if (!has_no_effect(fn_, op, registry_)) mark_op(op);
+        else pure.push_back(op);
       }
+      if (pure.size() != before) pure.push_back(no_index);
     }
     // What an opaque terminator forwards is live (its operands are), so its block's arguments are.
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
@@ -518,11 +525,13 @@ class RegionSimplifier {
       for (std::uint32_t i = 0; i < fn_.blocks[b].argument_count; ++i) mark_value(fn_.blocks[b].argument_begin + i);
     }
     while (head < work.size()) {
-      if (head + 32 < work.size()) {  // the definer of a value 32 places on
+      // Three stages ahead: a value 64 places on, the definer of one 32 on, its operands 16 on.
+      if (head + 64 < work.size()) kildall::detail::prefetch_for_read(&fn_.values[work[head + 64]]);
+      if (head + 32 < work.size()) {
         const ValueData& ahead = fn_.values[work[head + 32]];
         if (!ahead.is_block_argument) kildall::detail::prefetch_for_read(&fn_.ops[ahead.owner]);
       }
-      if (head + 16 < work.size()) {  // the operands of the definer 16 places on
+      if (head + 16 < work.size()) {
         const ValueData& ahead = fn_.values[work[head + 16]];
         if (!ahead.is_block_argument) kildall::detail::prefetch_for_read(fn_.operands.data() + fn_.ops[ahead.owner].operand_begin);
       }
@@ -538,14 +547,16 @@ class RegionSimplifier {
       }
     }
     // Dead ops, last first (users before their operands' definers).
+    // (An op of a region whose owner was erased before it is erased already.)
     std::vector<OpId> dead;
-    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b]) continue;
-      dead.clear();
-      for (const OpId op : fn_.ops_of(b))
-        if (!live_op[op]) dead.push_back(op);
+    for (const OpId op : pure) {
+      if (op != no_index) {
+        if (!live_op[op] && !fn_.ops[op].erased) dead.push_back(op);
+        continue;
+      }
       for (auto it = dead.rbegin(); it != dead.rend(); ++it) rewriter_.erase(*it);
       counts_.ops_erased += dead.size();
+      dead.clear();
     }
     // An op erased with its regions takes their blocks' terminators (and their edges) along.
     if (fn_.regions.size() >= 2 && counts_.ops_erased != 0) terminators_changed();
