@@ -41,6 +41,7 @@
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/rewrite/concepts.hpp>
 #include <kildall/rewrite/rewriter.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall::ir {
 
@@ -152,7 +153,10 @@ class RewriteAdapter {
   /// `f(op)` for every live op, block by block in layout order.
   template <class F>
   void for_each_op(F&& f) const {
+    static constexpr BlockId ahead = 8;  // the first op of the block this far on is asked for
     for (BlockId b = 0; b < fn_->blocks.size(); ++b) {
+      if (b + ahead < fn_->blocks.size() && fn_->blocks[b + ahead].first_op != no_index)
+        kildall::detail::prefetch_for_read(&fn_->ops[fn_->blocks[b + ahead].first_op]);
       if (fn_->in_erased_region(b)) continue;
       for (const OpId op : fn_->ops_of(b)) f(op);
     }
