@@ -525,15 +525,26 @@ class RegionSimplifier {
       for (std::uint32_t i = 0; i < fn_.blocks[b].argument_count; ++i) mark_value(fn_.blocks[b].argument_begin + i);
     }
     while (head < work.size()) {
-      // Three stages ahead: a value 64 places on, the definer of one 32 on, its operands 16 on.
+      // Four stages ahead: a value 64 places on; 32 on, the op defining it or the branches
+      // entering its block (an argument); 16 on, their operand lists or successors; 8 on, the
+      // operands the branches forward.
       if (head + 64 < work.size()) kildall::detail::prefetch_for_read(&fn_.values[work[head + 64]]);
-      if (head + 32 < work.size()) {
-        const ValueData& ahead = fn_.values[work[head + 32]];
-        if (!ahead.is_block_argument) kildall::detail::prefetch_for_read(&fn_.ops[ahead.owner]);
-      }
-      if (head + 16 < work.size()) {
-        const ValueData& ahead = fn_.values[work[head + 16]];
-        if (!ahead.is_block_argument) kildall::detail::prefetch_for_read(fn_.operands.data() + fn_.ops[ahead.owner].operand_begin);
+      for (const std::size_t distance : {std::size_t{32}, std::size_t{16}, std::size_t{8}}) {
+        if (head + distance >= work.size()) continue;
+        const ValueData& ahead = fn_.values[work[head + distance]];
+        if (!ahead.is_block_argument) {
+          if (distance == 32) kildall::detail::prefetch_for_read(&fn_.ops[ahead.owner]);
+          else if (distance == 16) kildall::detail::prefetch_for_read(fn_.operands.data() + fn_.ops[ahead.owner].operand_begin);
+          continue;
+        }
+        for (const Edge& e : into[ahead.owner]) {
+          const OpData& branch = fn_.ops[e.op];
+          if (distance == 32) kildall::detail::prefetch_for_read(&branch);
+          else if (distance == 16) kildall::detail::prefetch_for_read(&fn_.successors[branch.successor_begin + e.successor]);
+          else
+            kildall::detail::prefetch_for_read(fn_.operands.data() + branch.operand_begin +
+                                               fn_.successors[branch.successor_begin + e.successor].operand_begin);
+        }
       }
       const ValueId v = work[head++];
       const ValueData& data = fn_.values[v];
