@@ -179,6 +179,13 @@ class RegionSimplifier {
                        successors.branch[b] && successors[b].size() == 1;  // a `cf.br`
     }
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (const BlockId a = b + prefetch_distance; a < fn_.blocks.size() && !removed_[a] && successors.branch[a]) {
+        for (const BlockId target : successors[a]) {
+          if (!lone_branch[target]) continue;
+          kildall::detail::prefetch_for_read(&fn_.ops[successors.terminator[a]]);
+          kildall::detail::prefetch_for_read(&fn_.ops[fn_.blocks[target].first_op]);
+        }
+      }
       if (removed_[b] || !successors.branch[b]) continue;
       const OpId t = successors.terminator[b];
       const auto count = static_cast<std::uint32_t>(successors[b].size());
@@ -269,6 +276,9 @@ class RegionSimplifier {
       return std::span<const Edge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
     }
   };
+  // How far ahead (in blocks or ops) a walk over blocks asks for the op records it will read.
+  static constexpr std::uint32_t prefetch_distance = 8;
+
   // The successors of each block, in one compact array: walking it reads a few megabytes where
   // following every block to its terminator in the op array is a cache miss per block.
   struct BlockSuccessors {
@@ -292,6 +302,8 @@ class RegionSimplifier {
       out.branch.assign(n, false);
       out.targets.clear();
       for (BlockId b = 0; b < n; ++b) {
+        if (b + prefetch_distance < n && fn_.terminator(b + prefetch_distance) != no_index)
+          kildall::detail::prefetch_for_read(&fn_.ops[fn_.terminator(b + prefetch_distance)]);
         out.begin[b] = static_cast<std::uint32_t>(out.targets.size());
         const OpId t = removed_[b] ? no_index : fn_.terminator(b);
         out.terminator[b] = t;
@@ -383,8 +395,13 @@ class RegionSimplifier {
     // replaced, so the blocks ending in a `cf.cond_br` are those with two branch successors.
     const BlockSuccessors& successors = block_successors();
     const EdgesInto& into = edges_into();
+    const auto ends_in_cond_br = [&](BlockId b) {
+      return !removed_[b] && successors.branch[b] && successors[b].size() == 2;
+    };
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b] || !successors.branch[b] || successors[b].size() != 2) continue;
+      if (const BlockId a = b + prefetch_distance; a < fn_.blocks.size() && ends_in_cond_br(a))
+        kildall::detail::prefetch_for_read(&fn_.ops[successors.terminator[a]]);
+      if (!ends_in_cond_br(b)) continue;
       OpId t = fn_.terminator(b);
       if (t == no_index || !is(fn_.ops[t].code, BuiltinOp::cond_br)) continue;
       const ValueId condition = fn_.operands_of(t)[0];
@@ -639,9 +656,15 @@ class RegionSimplifier {
       if (seen_once[at]) seen_twice[at] = true;
       else seen_once[at] = true;
     }
+    std::vector<BlockId> shared;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b)
+      if (candidate(b) && seen_twice[slot(b)]) shared.push_back(b);
     std::vector<std::pair<std::uint64_t, BlockId>> keyed;
-    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (!candidate(b) || !seen_twice[slot(b)] || !mergeable(b)) continue;
+    for (std::size_t i = 0; i < shared.size(); ++i) {
+      if (i + prefetch_distance < shared.size())
+        kildall::detail::prefetch_for_read(&fn_.ops[fn_.blocks[shared[i + prefetch_distance]].first_op]);
+      const BlockId b = shared[i];
+      if (!mergeable(b)) continue;
       std::uint64_t key = shape_hash(b);
       for (const Successor& x : fn_.successors_of(fn_.terminator(b))) key = (key ^ x.block) * 0x9E3779B97F4A7C15ull + (key >> 31);
       keyed.emplace_back(key, b);
