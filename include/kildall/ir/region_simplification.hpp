@@ -46,6 +46,7 @@
 /// (each value is marked live once).
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -58,6 +59,7 @@
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
 #include <kildall/ir/rewriter.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall::ir {
 
@@ -123,6 +125,7 @@ class RegionSimplifier {
   // predecessors): every block not reached from its region's entry goes, with its ops.
   void drop_unreachable(bool count) {
     std::vector<bool> reached(fn_.blocks.size(), false);
+    const BlockSuccessors& successors = block_successors();
     std::vector<BlockId> stack;
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || region_entry(b) != b || region_removed(b)) continue;
@@ -131,12 +134,11 @@ class RegionSimplifier {
       while (!stack.empty()) {
         const BlockId x = stack.back();
         stack.pop_back();
-        const OpId t = fn_.terminator(x);
-        if (t == no_index) continue;
-        for (const Successor& s : fn_.successors_of(t)) {
-          if (reached[s.block]) continue;
-          reached[s.block] = true;
-          stack.push_back(s.block);
+        if (removed_[x]) continue;  // emptied: no terminator
+        for (const BlockId s : successors[x]) {
+          if (reached[s]) continue;
+          reached[s] = true;
+          stack.push_back(s);
         }
       }
     }
@@ -147,11 +149,13 @@ class RegionSimplifier {
       if (count && !region_removed(b)) ++counts_.blocks_erased;
       erase_block_ops(b);
       removed_[b] = true;
+      edges_changed();
     }
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || !region_removed(b)) continue;
       erase_block_ops(b);
       removed_[b] = true;
+      edges_changed();
     }
   }
   void erase_block_ops(BlockId b) {
@@ -165,11 +169,28 @@ class RegionSimplifier {
     std::vector<ValueId> forwarded;
     std::vector<std::uint32_t> seen(fn_.blocks.size(), 0);
     std::uint32_t stamp = 0;
+    // The blocks whose only op is a `cf.br` (this step adds and removes no op): a successor that is
+    // none of them is passed over without reading its block.
+    const BlockSuccessors& successors = block_successors();  // kept up to date by `retargeted`
+    std::vector<bool> lone_branch(fn_.blocks.size(), false);
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b]) continue;
-      const OpId t = fn_.terminator(b);
-      if (t == no_index || !is_branch(t)) continue;
-      for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si) {
+      const BlockData& block = fn_.blocks[b];
+      lone_branch[b] = !removed_[b] && block.first_op != no_index && block.first_op == block.last_op &&
+                       successors.branch[b] && successors[b].size() == 1;  // a `cf.br`
+    }
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+      if (const BlockId a = b + prefetch_distance; a < fn_.blocks.size() && !removed_[a] && successors.branch[a]) {
+        for (const BlockId target : successors[a]) {
+          if (!lone_branch[target]) continue;
+          kildall::detail::prefetch_for_read(&fn_.ops[successors.terminator[a]]);
+          kildall::detail::prefetch_for_read(&fn_.ops[fn_.blocks[target].first_op]);
+        }
+      }
+      if (removed_[b] || !successors.branch[b]) continue;
+      const OpId t = successors.terminator[b];
+      const auto count = static_cast<std::uint32_t>(successors[b].size());
+      for (std::uint32_t si = 0; si < count; ++si) {
+        if (!lone_branch[successors[b][si]]) continue;  // not a pass-through block
         ++stamp;
         seen[b] = stamp;
         Successor s = fn_.successors[fn_.ops[t].successor_begin + si];
@@ -193,6 +214,7 @@ class RegionSimplifier {
         }
         if (!moved) continue;
         set_successor(t, si, target, forwarded);
+        retargeted(b, si, target);
         ++counts_.branches_forwarded;
       }
     }
@@ -254,27 +276,88 @@ class RegionSimplifier {
       return std::span<const Edge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
     }
   };
-  void collect_edges(EdgesInto& into, std::vector<bool>* opaque = nullptr) const {
-    into.begin.assign(fn_.blocks.size() + 1, 0);
-    if (opaque) opaque->assign(fn_.blocks.size(), false);
-    const auto for_each_edge = [this](auto&& f) {
-      for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
+  // How far ahead (in blocks or ops) a walk over blocks asks for the op records it will read.
+  static constexpr std::uint32_t prefetch_distance = 8;
+
+  // The successors of each block, in one compact array: walking it reads a few megabytes where
+  // following every block to its terminator in the op array is a cache miss per block.
+  struct BlockSuccessors {
+    std::vector<std::uint32_t> begin;  // by block, and one past the last: its first successor
+    std::vector<BlockId> targets;
+    std::vector<OpId> terminator;      // by block (`no_index`: none)
+    std::vector<bool> branch;          // by block: its terminator is a `cf.br` / `cf.cond_br`
+    [[nodiscard]] std::span<const BlockId> operator[](BlockId b) const {
+      return std::span<const BlockId>(targets).subspan(begin[b], begin[b + 1] - begin[b]);
+    }
+  };
+  // The blocks' successors, collected on first use and kept while no terminator is replaced or
+  // moved (`terminators_changed`); a successor retargeted in place is updated (`retargeted`).
+  // Blocks dropped since keep their entries: every reader skips `removed_` blocks (emptied).
+  [[nodiscard]] const BlockSuccessors& block_successors() {
+    if (!successors_valid_) {
+      BlockSuccessors& out = successors_;
+      const std::size_t n = fn_.blocks.size();
+      out.begin.resize(n + 1);
+      out.terminator.resize(n);
+      out.branch.assign(n, false);
+      out.targets.clear();
+      for (BlockId b = 0; b < n; ++b) {
+        if (b + prefetch_distance < n && fn_.terminator(b + prefetch_distance) != no_index)
+          kildall::detail::prefetch_for_read(&fn_.ops[fn_.terminator(b + prefetch_distance)]);
+        out.begin[b] = static_cast<std::uint32_t>(out.targets.size());
         const OpId t = removed_[b] ? no_index : fn_.terminator(b);
+        out.terminator[b] = t;
         if (t == no_index) continue;
-        for (std::uint32_t si = 0; si < fn_.ops[t].successor_count; ++si)
-          f(t, si, fn_.successors[fn_.ops[t].successor_begin + si].block);
+        out.branch[b] = is_branch(t);
+        for (const Successor& x : fn_.successors_of(t)) out.targets.push_back(x.block);
       }
-    };
-    for_each_edge([&](OpId t, std::uint32_t, BlockId target) {
-      if (is_branch(t)) ++into.begin[target + 1];
-      else if (opaque) (*opaque)[target] = true;
-    });
+      out.begin[n] = static_cast<std::uint32_t>(out.targets.size());
+      successors_valid_ = true;
+    }
+    return successors_;
+  }
+  // The edges into each block, derived from `block_successors` on first use and kept until a
+  // block is dropped or a successor changes: most calls change none, and every step reads them.
+  [[nodiscard]] const EdgesInto& edges_into() {
+    if (!edges_valid_) {
+      collect_edges();
+      edges_valid_ = true;
+    }
+    return edges_;
+  }
+  // A block was dropped: the edges are collected again when next asked.
+  void edges_changed() { edges_valid_ = false; }
+  // A terminator was replaced or moved to another block: both are collected again.
+  void terminators_changed() {
+    edges_valid_ = false;
+    successors_valid_ = false;
+  }
+  // Successor `si` of the terminator of `b` now goes to `target`.
+  void retargeted(BlockId b, std::uint32_t si, BlockId target) {
+    edges_valid_ = false;
+    if (successors_valid_) successors_.targets[successors_.begin[b] + si] = target;
+  }
+  void collect_edges() {
+    const BlockSuccessors& out = block_successors();
+    EdgesInto& into = edges_;
+    const std::size_t n = fn_.blocks.size();
+    into.begin.assign(n + 1, 0);
+    opaque_.assign(n, false);
+    for (BlockId b = 0; b < n; ++b) {
+      if (removed_[b]) continue;
+      for (const BlockId target : out[b]) {
+        if (out.branch[b]) ++into.begin[target + 1];
+        else opaque_[target] = true;
+      }
+    }
     for (std::size_t b = 1; b < into.begin.size(); ++b) into.begin[b] += into.begin[b - 1];
     into.edges.resize(into.begin.back());
     std::vector<std::uint32_t> next(into.begin.begin(), into.begin.end() - 1);
-    for_each_edge([&](OpId t, std::uint32_t si, BlockId target) {
-      if (is_branch(t)) into.edges[next[target]++] = {t, si};
-    });
+    for (BlockId b = 0; b < n; ++b) {
+      if (removed_[b] || !out.branch[b]) continue;
+      const auto targets = out[b];
+      for (std::uint32_t si = 0; si < targets.size(); ++si) into.edges[next[targets[si]]++] = {out.terminator[b], si};
+    }
   }
   // Whether `e` is still a live edge into `b`.
   [[nodiscard]] bool still_enters(const Edge& e, BlockId b) const {
@@ -308,10 +391,17 @@ class RegionSimplifier {
   // `SimplifyCondBranchFromCondBranchOnSameCondition`, `SimplifyCondBranchIdenticalSuccessors`,
   // `CondBranchTruthPropagation`).
   void simplify_conditional_branches() {
-    EdgesInto into;
-    collect_edges(into);
+    // The blocks' successors as the step starts: only the terminator of the block at hand is
+    // replaced, so the blocks ending in a `cf.cond_br` are those with two branch successors.
+    const BlockSuccessors& successors = block_successors();
+    const EdgesInto& into = edges_into();
+    const auto ends_in_cond_br = [&](BlockId b) {
+      return !removed_[b] && successors.branch[b] && successors[b].size() == 2;
+    };
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b]) continue;
+      if (const BlockId a = b + prefetch_distance; a < fn_.blocks.size() && ends_in_cond_br(a))
+        kildall::detail::prefetch_for_read(&fn_.ops[successors.terminator[a]]);
+      if (!ends_in_cond_br(b)) continue;
       OpId t = fn_.terminator(b);
       if (t == no_index || !is(fn_.ops[t].code, BuiltinOp::cond_br)) continue;
       const ValueId condition = fn_.operands_of(t)[0];
@@ -321,6 +411,7 @@ class RegionSimplifier {
         const Successor taken = fn_.successors_of(t)[e->successor];
         const auto forwarded = fn_.successor_operands(t, taken);
         rewriter_.replace_with_branch(t, taken.block, forwarded);
+        terminators_changed();
         ++counts_.branches_simplified;
         continue;
       }
@@ -344,6 +435,7 @@ class RegionSimplifier {
           merged.push_back(fn_.result(rewriter_.create_before(t, code_of(BuiltinOp::select), operands, types)));
         }
         rewriter_.replace_with_branch(t, on_true.block, merged);
+        terminators_changed();
         ++counts_.branches_simplified;
         continue;
       }
@@ -370,9 +462,9 @@ class RegionSimplifier {
 
   // Step 5: a block whose only predecessor ends in `cf.br` to it is appended to it.
   void merge_single_predecessor_blocks() {
-    EdgesInto into;  // a merge moves an edge's terminator to another block; the counts stay
-    std::vector<bool> opaque;
-    collect_edges(into, &opaque);
+    // As at the step's start: a merge moves an edge's terminator to another block; the counts stay.
+    const EdgesInto& into = edges_into();
+    const std::vector<bool>& opaque = opaque_;
     std::vector<ValueId> replacement;  // by value: a merged block's argument -> the value forwarded to it
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
@@ -395,6 +487,7 @@ class RegionSimplifier {
           rewriter_.append(b, op);
         }
         removed_[d] = true;
+        terminators_changed();
         ++counts_.blocks_merged;
       }
     }
@@ -410,11 +503,14 @@ class RegionSimplifier {
   // Step 2: liveness, then dead ops and dead block arguments go.
   void erase_dead_code() {
     std::vector<bool> live_op(fn_.ops.size(), false), live_value(fn_.values.size(), false);
+    // Values marked live whose definer or forwarders are still to be marked, taken first in, first
+    // out (the live set does not depend on the order): the values, ops and operands a few places
+    // ahead are prefetched, so their cache misses overlap instead of following one another.
     std::vector<ValueId> work;
+    std::size_t head = 0;
     // Predecessor edges by block, for the arguments.
-    EdgesInto into;
-    std::vector<bool> opaque_predecessor;  // a terminator other than a branch enters it
-    collect_edges(into, &opaque_predecessor);
+    const EdgesInto& into = edges_into();
+    const std::vector<bool>& opaque_predecessor = opaque_;  // a terminator other than a branch enters it
     const auto mark_value = [&](ValueId v) {
       if (live_value[v]) return;
       live_value[v] = true;
@@ -427,20 +523,47 @@ class RegionSimplifier {
       const std::uint32_t regular = is_branch(op) ? fn_.regular_operand_count(op) : static_cast<std::uint32_t>(operands.size());
       for (std::uint32_t i = 0; i < regular; ++i) mark_value(operands[i]);
     };
+    // The ops without effect, block by block (each block's run ended by `no_index`): the only
+    // ones that may be dead, found in the same walk, so the dead ones are not looked for in
+    // another walk of every op.
+    std::vector<OpId> pure;
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
+      const std::size_t before = pure.size();
       for (const OpId op : fn_.ops_of(b)) {
         if (!has_no_effect(fn_, op, registry_)) mark_op(op);
+        else pure.push_back(op);
       }
+      if (pure.size() != before) pure.push_back(no_index);
     }
     // What an opaque terminator forwards is live (its operands are), so its block's arguments are.
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (!opaque_predecessor[b] || removed_[b]) continue;
       for (std::uint32_t i = 0; i < fn_.blocks[b].argument_count; ++i) mark_value(fn_.blocks[b].argument_begin + i);
     }
-    while (!work.empty()) {
-      const ValueId v = work.back();
-      work.pop_back();
+    while (head < work.size()) {
+      // Four stages ahead: a value 64 places on; 32 on, the op defining it or the branches
+      // entering its block (an argument); 16 on, their operand lists or successors; 8 on, the
+      // operands the branches forward.
+      if (head + 64 < work.size()) kildall::detail::prefetch_for_read(&fn_.values[work[head + 64]]);
+      for (const std::size_t distance : {std::size_t{32}, std::size_t{16}, std::size_t{8}}) {
+        if (head + distance >= work.size()) continue;
+        const ValueData& ahead = fn_.values[work[head + distance]];
+        if (!ahead.is_block_argument) {
+          if (distance == 32) kildall::detail::prefetch_for_read(&fn_.ops[ahead.owner]);
+          else if (distance == 16) kildall::detail::prefetch_for_read(fn_.operands.data() + fn_.ops[ahead.owner].operand_begin);
+          continue;
+        }
+        for (const Edge& e : into[ahead.owner]) {
+          const OpData& branch = fn_.ops[e.op];
+          if (distance == 32) kildall::detail::prefetch_for_read(&branch);
+          else if (distance == 16) kildall::detail::prefetch_for_read(&fn_.successors[branch.successor_begin + e.successor]);
+          else
+            kildall::detail::prefetch_for_read(fn_.operands.data() + branch.operand_begin +
+                                               fn_.successors[branch.successor_begin + e.successor].operand_begin);
+        }
+      }
+      const ValueId v = work[head++];
       const ValueData& data = fn_.values[v];
       if (!data.is_block_argument) {
         mark_op(data.owner);
@@ -452,15 +575,19 @@ class RegionSimplifier {
       }
     }
     // Dead ops, last first (users before their operands' definers).
+    // (An op of a region whose owner was erased before it is erased already.)
     std::vector<OpId> dead;
-    for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b]) continue;
-      dead.clear();
-      for (const OpId op : fn_.ops_of(b))
-        if (!live_op[op]) dead.push_back(op);
+    for (const OpId op : pure) {
+      if (op != no_index) {
+        if (!live_op[op] && !fn_.ops[op].erased) dead.push_back(op);
+        continue;
+      }
       for (auto it = dead.rbegin(); it != dead.rend(); ++it) rewriter_.erase(*it);
       counts_.ops_erased += dead.size();
+      dead.clear();
     }
+    // An op erased with its regions takes their blocks' terminators (and their edges) along.
+    if (fn_.regions.size() >= 2 && counts_.ops_erased != 0) terminators_changed();
     // Dead arguments of blocks other than a region's entry, with what is forwarded to them.
     std::vector<ValueId> replacement;
     std::vector<bool> keep;
@@ -509,9 +636,35 @@ class RegionSimplifier {
     // `BlockEquivalenceData`), so that only likely matches are compared. A first pass keys each
     // block by one hash of both and keeps the blocks whose key another block shares: on most
     // functions none, and the rest of the step is skipped.
-    std::vector<std::pair<std::uint64_t, BlockId>> keyed;
+    // Before that, a block merges only with one of the same successors: each block's successor
+    // list is hashed into a bitmap, and only the blocks whose bit was set twice are keyed (a
+    // false positive costs a keying, nothing else), so most blocks' ops are not read.
+    const BlockSuccessors& successors = block_successors();
+    const auto candidate = [&](BlockId b) {
+      return !removed_[b] && region_entry(b) != b && successors.terminator[b] != no_index;
+    };
+    const int filter_bits = std::max(6, static_cast<int>(std::bit_width(4 * fn_.blocks.size())));
+    const auto slot = [&](BlockId b) {
+      std::uint64_t h = successors[b].size();
+      for (const BlockId x : successors[b]) h = (h ^ x) * 0x9E3779B97F4A7C15ull;
+      return static_cast<std::size_t>(h >> (64 - filter_bits));
+    };
+    std::vector<bool> seen_once(std::size_t{1} << filter_bits, false), seen_twice(std::size_t{1} << filter_bits, false);
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
-      if (removed_[b] || region_entry(b) == b || !mergeable(b)) continue;
+      if (!candidate(b)) continue;
+      const std::size_t at = slot(b);
+      if (seen_once[at]) seen_twice[at] = true;
+      else seen_once[at] = true;
+    }
+    std::vector<BlockId> shared;
+    for (BlockId b = 0; b < fn_.blocks.size(); ++b)
+      if (candidate(b) && seen_twice[slot(b)]) shared.push_back(b);
+    std::vector<std::pair<std::uint64_t, BlockId>> keyed;
+    for (std::size_t i = 0; i < shared.size(); ++i) {
+      if (i + prefetch_distance < shared.size())
+        kildall::detail::prefetch_for_read(&fn_.ops[fn_.blocks[shared[i + prefetch_distance]].first_op]);
+      const BlockId b = shared[i];
+      if (!mergeable(b)) continue;
       std::uint64_t key = shape_hash(b);
       for (const Successor& x : fn_.successors_of(fn_.terminator(b))) key = (key ^ x.block) * 0x9E3779B97F4A7C15ull + (key >> 31);
       keyed.emplace_back(key, b);
@@ -533,9 +686,8 @@ class RegionSimplifier {
       }
     }
     if (by_successors.empty()) return;
-    EdgesInto into;
-    std::vector<bool> opaque;
-    collect_edges(into, &opaque);
+    const EdgesInto& into = edges_into();
+    const std::vector<bool>& opaque = opaque_;
     std::vector<ValueId> replacement;  // moved leader arguments, applied once at the end
     for (const auto& group : by_successors) {
       const std::vector<BlockId>& blocks = group.second;
@@ -719,6 +871,7 @@ class RegionSimplifier {
         set_successor(e.op, e.successor, leader, forwarded);
       }
     }
+    terminators_changed();
     for (const BlockId m : members) {
       erase_block_ops(m);
       removed_[m] = true;
@@ -765,6 +918,11 @@ class RegionSimplifier {
   std::vector<bool> removed_;             // by block: dropped at the end
   BodyArray<std::uint32_t> uses_;         // by value, once asked for (step 3)
   std::vector<bool> escapes_;             // by value, once asked for (step 6)
+  EdgesInto edges_;                       // the branch edges into each block (`edges_into`)
+  std::vector<bool> opaque_;              // by block: a terminator other than a branch enters it
+  bool edges_valid_ = false;              // whether `edges_` and `opaque_` describe the function
+  BlockSuccessors successors_;            // the blocks' successors (`block_successors`)
+  bool successors_valid_ = false;         // whether `successors_` describes the function
 };
 
 }  // namespace detail

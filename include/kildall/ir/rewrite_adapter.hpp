@@ -41,6 +41,7 @@
 #include <kildall/ir/rewriter.hpp>
 #include <kildall/rewrite/concepts.hpp>
 #include <kildall/rewrite/rewriter.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall::ir {
 
@@ -152,7 +153,10 @@ class RewriteAdapter {
   /// `f(op)` for every live op, block by block in layout order.
   template <class F>
   void for_each_op(F&& f) const {
+    static constexpr BlockId ahead = 8;  // the first op of the block this far on is asked for
     for (BlockId b = 0; b < fn_->blocks.size(); ++b) {
+      if (b + ahead < fn_->blocks.size() && fn_->blocks[b + ahead].first_op != no_index)
+        kildall::detail::prefetch_for_read(&fn_->ops[fn_->blocks[b + ahead].first_op]);
       if (fn_->in_erased_region(b)) continue;
       for (const OpId op : fn_->ops_of(b)) f(op);
     }
@@ -282,8 +286,11 @@ class RewriteAdapter {
     for (const ValueId r : results(op))
       if (!fn_->values[r].type.is_integer_like()) return FoldOutcome::none;
     const auto ids = operands(op);
-    std::vector<std::uint64_t> bits(ids.size());
-    std::vector<const std::uint64_t*> known(ids.size(), nullptr);
+    // Scratch kept across calls: a sweep folds every op, so no allocation per op.
+    fold_bits_.resize(ids.size());
+    fold_known_.assign(ids.size(), nullptr);
+    const std::span<std::uint64_t> bits(fold_bits_.data(), ids.size());
+    const std::span<const std::uint64_t*> known(fold_known_.data(), ids.size());
     bool all_known = true;
     for (std::size_t i = 0; i < ids.size(); ++i) {
       if (const auto c = constant_of(ids[i])) {
@@ -294,9 +301,9 @@ class RewriteAdapter {
       }
     }
     if (all_known) {
-      std::vector<std::uint64_t> out(o.result_count);
-      if (!def.eval(*fn_, op, bits, out).ok) return FoldOutcome::none;
-      for (const std::uint64_t r : out) folded_results.push_back(Result::constant(r));
+      fold_results_.assign(o.result_count, 0);
+      if (!def.eval(*fn_, op, bits, fold_results_).ok) return FoldOutcome::none;
+      for (const std::uint64_t r : fold_results_) folded_results.push_back(Result::constant(r));
       return FoldOutcome::folded;
     }
     const std::optional<Folded> folded =
@@ -397,6 +404,10 @@ class RewriteAdapter {
   BodyArray<OpId> slot_owner_;          // by operand slot of a live op: the op
   std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
   OpId created_constant_ = no_index;
+  // Scratch of `fold`: the operands' bits, which of them are known, the results' bits.
+  std::vector<std::uint64_t> fold_bits_;
+  std::vector<const std::uint64_t*> fold_known_;
+  std::vector<std::uint64_t> fold_results_;
 };
 
 static_assert(kildall::rewrite::FoldableIr<RewriteAdapter> && kildall::rewrite::IndexedOps<RewriteAdapter> &&

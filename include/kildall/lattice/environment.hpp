@@ -56,6 +56,7 @@
 
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall {
 
@@ -144,13 +145,7 @@ static_assert(kFanout <= 32, "a node's bitmap is 32 bits");
 /// Asks for the cache line at `p` ahead of a write (a node's reference
 /// count): releasing or copying a branch touches the counts of all its
 /// children, and issuing those misses together overlaps them.
-inline void prefetch_for_write(const void* p) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p, 1);
-#else
-  (void)p;
-#endif
-}
+inline void prefetch_for_write(const void* p) noexcept { kildall::detail::prefetch_for_write(p); }
 
 /// An open-addressing set of pointers (node statistics over many versions).
 class PointerSet {
