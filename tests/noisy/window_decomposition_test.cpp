@@ -80,10 +80,7 @@ TEST_CASE("the bound by decomposition is at most the brute-force optimum, and eq
       WindowOptions o;
       o.ops = ops;
       WindowBound decomposition(compact, least, p, o);
-      // The base pieces only (an `until` in the past after the first solves is not
-      // possible here: solve them, then check before any merge by a fresh object).
-      const CompactNoisyProgram whole = decomposition.piece_program(0, static_cast<std::uint32_t>(compact.size()), 0,
-                                                                     static_cast<std::uint32_t>(compact.size() + 1));
+      const CompactNoisyProgram whole = decomposition.piece_program(0, static_cast<std::uint32_t>(compact.size()));
       const auto whole_optimum = frontier_placement(whole, p, FrontierPlacementOptions{1u << 22, 40});
       REQUIRE(whole_optimum.has_value());
       CHECK(static_cast<int>(whole_optimum->count) == best.count);  // one piece: the program itself
@@ -97,7 +94,7 @@ TEST_CASE("the bound by decomposition is at most the brute-force optimum, and eq
       o.ops = ops;
       WindowBound decomposition(compact, least, p, o);
       double sum = 0.0;
-      // Solve each base piece by hand through the same programs `improve` builds.
+      // Each base piece solved by hand (the programs `improve` builds).
       const auto order = window_order(compact);
       std::vector<std::uint32_t> starts{0};
       std::size_t j = 0;
@@ -108,7 +105,7 @@ TEST_CASE("the bound by decomposition is at most the brute-force optimum, and eq
       }
       for (std::size_t w = 0; w < starts.size(); ++w) {
         const auto last = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order.size());
-        const auto piece = decomposition.piece_program(starts[w], last, static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(w + 1));
+        const auto piece = decomposition.piece_program(starts[w], last);
         const auto r = frontier_placement(piece, p, FrontierPlacementOptions{1u << 22, 40});
         REQUIRE(r.has_value());  // a relaxation of a legal program is legal
         sum += static_cast<double>(r->count);

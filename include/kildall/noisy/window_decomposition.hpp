@@ -6,27 +6,24 @@
 /// neighbourhood search, both by solving small programs built from windows
 /// of the program (consecutive ops of a topological order) exactly.
 ///
-/// **The bound** (`WindowBound`): split the order into consecutive pieces and
-/// give every reduction one piece that pays for it, its *owner*: the piece of
-/// the op, or, for a value read after its piece, the piece of its first
-/// reader there when it has more readers outside its piece than inside or
-/// its least own noise is over `maximum - initial` (a product: no product may
-/// read it unreduced). Each piece becomes a program of its own: its ops, with
-/// every value from outside at the least noise any placement gives it
-/// (`least_possible_noise`), except the values the piece owns, which enter
-/// as a reducible value at their least own noise; the piece's own values
-/// owned elsewhere are read at their least noise inside it. Any legal
-/// placement restricted to a piece is legal there (the rules are monotone:
-/// every value of the piece's program is at most its noise in the placed
-/// program) and pays there exactly for the reductions the piece owns, so the
-/// sum of the pieces' optima (or of proven lower bounds of them) is a lower
-/// bound of the whole program's optimum. Pieces are solved exactly by the
-/// caller's solver (the lazy strategy itself), then merged pairwise while
-/// time remains (a merged piece's bound is at least the sum of its halves'):
-/// the lower bound of a relaxation by decomposition, cf. Geoffrion 1974,
-/// "Lagrangean relaxation for integer programming" (without multipliers), and
-/// relaxed decision diagrams' merging of states (Bergman, Cire, van Hoeve and
-/// Hooker 2016, "Decision Diagrams for Optimization", chapter 4).
+/// **The bound** (`WindowBound`): split the order into consecutive pieces.
+/// Each piece becomes a program of its own: its ops, every value from
+/// outside it at the least noise any placement gives it
+/// (`least_possible_noise`: free, as if reduced at no cost), and a copy of
+/// every checked op after the piece that reads one of its values, as a check
+/// only (its noise must stay within the maximum; nobody reads it). Any legal
+/// placement restricted to the piece's ops is legal for the piece's program
+/// (the rules are monotone and every value there is at most its noise in the
+/// placed program), so the piece's optimum is at most what the placement
+/// spends on the piece's ops, and the sum of the pieces' optima (or of
+/// proven lower bounds of them) is a lower bound of the program's optimum.
+/// Pieces are solved exactly by the caller's solver (the lazy strategy
+/// itself), then merged pairwise while time remains (a merged piece's bound
+/// is at least the sum of its halves'). The bound of a relaxation by
+/// decomposition (cf. Geoffrion 1974, "Lagrangean relaxation for integer
+/// programming", without multipliers); the readers' checks carry what the
+/// next piece needs of a piece's values back into it (a product needs both
+/// operands near `initial`), which a plain split at the boundary loses.
 ///
 /// **The placement** (`improve_by_windows`): large neighbourhood search
 /// (Shaw 1998, "Using constraint programming and local search methods to
@@ -39,8 +36,11 @@
 /// evaluated again, is legal. Windows slide by half their size between passes.
 ///
 /// A value of noise `l` is an encode followed by `l - initial` adds of fresh
-/// encodes (noise `initial + k` after `k` adds); reducing one of the adds
-/// lowers it to at most what a reduction of the value would.
+/// encodes (noise `initial + k` after `k` adds), or from `2 x initial` on the
+/// product of an encode and a value of `l - initial`; reducing one of its
+/// ops lowers it to at most what a reduction of the value would. A cap `c`
+/// on a value `v` is `v` times a value of `maximum - c` (legal iff `v` is at
+/// most `c`), or `maximum - c` adds after `v` when `maximum - c < initial`.
 
 #include <algorithm>
 #include <chrono>
@@ -105,15 +105,27 @@ class WindowProgramBuilder {
     stands_for_.push_back(stands_for);
     return static_cast<std::uint32_t>(kinds_.size() - 1);
   }
-  // A value of noise `level` (>= initial); its adds stand for `stands_for`.
+  // A value of noise `level` (>= initial): a product of an encode and a value
+  // of `level - initial` from 2 x initial on, else a chain of adds; its
+  // reducible ops stand for `stands_for`.
   std::uint32_t level(std::uint64_t level, std::uint32_t stands_for) {
+    const std::uint64_t initial = parameters_.initial;
+    if (initial > 0 && level >= 2 * initial)
+      return op(NoisyOp::mul, {op(NoisyOp::encode, {}, npos), this->level(level - initial, stands_for)}, stands_for);
     std::uint32_t v = op(NoisyOp::encode, {}, npos);
-    for (std::uint64_t l = parameters_.initial; l < level; ++l) v = op(NoisyOp::add, {v, op(NoisyOp::encode, {}, npos)}, stands_for);
+    for (std::uint64_t l = initial; l < level; ++l) v = op(NoisyOp::add, {v, op(NoisyOp::encode, {}, npos)}, stands_for);
     return v;
   }
-  // A chain of `adds` adds after `v` (legal only while v's noise <= maximum - adds).
-  void cap(std::uint32_t v, std::uint64_t adds, std::uint32_t stands_for) {
-    for (std::uint64_t k = 0; k < adds; ++k) v = op(NoisyOp::add, {v, op(NoisyOp::encode, {}, npos)}, stands_for);
+  // Ops that are legal only while `v`'s noise is at most `cap` (initial <= cap
+  // < maximum): a product with a value of `maximum - cap` when that is at
+  // least `initial`, else a chain of `maximum - cap` adds; they stand for `stands_for`.
+  void cap(std::uint32_t v, std::uint64_t cap, std::uint32_t stands_for) {
+    const std::uint64_t rest = parameters_.maximum - cap;
+    if (rest >= parameters_.initial) {
+      (void)op(NoisyOp::mul, {v, level(rest, stands_for)}, stands_for);
+      return;
+    }
+    for (std::uint64_t k = 0; k < rest; ++k) v = op(NoisyOp::add, {v, op(NoisyOp::encode, {}, npos)}, stands_for);
   }
   [[nodiscard]] CompactNoisyProgram take() { return make_compact_program(std::move(kinds_), operands_); }
   [[nodiscard]] const std::vector<std::uint32_t>& stands_for() const noexcept { return stands_for_; }
@@ -155,43 +167,13 @@ class WindowBound {
   WindowBound(const CompactNoisyProgram& program, std::vector<std::uint64_t> least, const NoiseParameters& parameters,
               const WindowOptions& options)
       : p_(program), least_(std::move(least)), parameters_(parameters), options_(options), order_(window_order(program)) {
-    const std::size_t n = p_.size();
-    position_.assign(n, 0);
+    position_.assign(p_.size(), 0);
     for (std::uint32_t k = 0; k < order_.size(); ++k) position_[order_[k]] = k;
-    least_own_.assign(n, 0);
-    std::vector<std::uint64_t> in;
-    for (const std::uint32_t v : order_) {
-      in.clear();
-      for (const std::uint32_t o : p_.operands(v)) in.push_back(least_[o]);
-      least_own_[v] = fold_noise(p_.kind[v], in, parameters_);
-    }
     if (order_.empty()) return;
-    // Base windows and owners.
     const std::vector<std::uint32_t> starts = detail::window_starts(p_, order_, options_.ops, 0);
-    base_of_.assign(order_.size(), 0);
     for (std::size_t w = 0; w < starts.size(); ++w) {
       const std::uint32_t end = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order_.size());
-      for (std::uint32_t k = starts[w]; k < end; ++k) base_of_[k] = static_cast<std::uint32_t>(w);
-      pieces_.push_back(Piece{starts[w], end, static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(w + 1), 0.0, false, false});
-    }
-    owner_.assign(n, 0);
-    for (std::uint32_t v = 0; v < n; ++v) {
-      const std::uint32_t own_base = base_of_[position_[v]];
-      owner_[v] = own_base;
-      if (!is_reducible(p_.kind[v])) continue;
-      std::size_t inside = 0, outside = 0;
-      std::uint32_t first_outside = std::numeric_limits<std::uint32_t>::max();
-      for (const std::uint32_t r : p_.users(v)) {
-        if (!detail::noisy_reader(p_, r)) continue;
-        if (base_of_[position_[r]] == own_base) {
-          ++inside;
-        } else {
-          ++outside;
-          first_outside = std::min(first_outside, position_[r]);
-        }
-      }
-      if (outside > 0 && (outside > inside || least_own_[v] + parameters_.initial > parameters_.maximum))
-        owner_[v] = base_of_[first_outside];
+      pieces_.push_back(Piece{starts[w], end, 1, 0.0, false, false});
     }
   }
 
@@ -212,7 +194,7 @@ class WindowBound {
       bool any = false;
       for (std::size_t i = 0; i < pieces_.size(); ++i) {
         if (i + 1 < pieces_.size() && std::chrono::steady_clock::now() < stop) {
-          Piece both{pieces_[i].first, pieces_[i + 1].last, pieces_[i].first_base, pieces_[i + 1].last_base,
+          Piece both{pieces_[i].first, pieces_[i + 1].last, pieces_[i].windows + pieces_[i + 1].windows,
                      pieces_[i].bound + pieces_[i + 1].bound, false, false};
           solve_piece(both, solve, stop);
           if (both.solved) {
@@ -246,54 +228,54 @@ class WindowBound {
   /// Merges so far.
   [[nodiscard]] std::size_t merges() const noexcept { return merges_; }
 
-  /// The program of the piece of positions [first, last) of base windows
-  /// [first_base, last_base) (for tests: its optimum is the piece's share).
-  [[nodiscard]] CompactNoisyProgram piece_program(std::uint32_t first, std::uint32_t last, std::uint32_t first_base,
-                                                  std::uint32_t last_base) const {
+  /// The program of the piece of positions [first, last) of the order (see
+  /// the file comment; its optimum is at most what any legal placement
+  /// spends on the piece's ops).
+  [[nodiscard]] CompactNoisyProgram piece_program(std::uint32_t first, std::uint32_t last) const {
     detail::WindowProgramBuilder b(parameters_);
     constexpr std::uint32_t npos = detail::WindowProgramBuilder::npos;
-    std::vector<std::uint32_t> id(p_.size(), npos);       // vertex -> its op in the piece
-    std::vector<std::uint32_t> outside(p_.size(), npos);  // vertex from outside (or owned elsewhere) -> its value
-    const auto mine = [&](std::uint32_t base) { return base >= first_base && base < last_base; };
-    const auto input = [&](std::uint32_t o) {
+    std::vector<std::uint32_t> id(p_.size(), npos);       // vertex of the piece -> its op
+    std::vector<std::uint32_t> outside(p_.size(), npos);  // vertex outside -> its value at its least noise
+    const auto operand = [&](std::uint32_t o) {
+      if (position_[o] >= first && position_[o] < last) return id[o];
       if (outside[o] != npos) return outside[o];
-      const bool owned = position_[o] < first && is_reducible(p_.kind[o]) && mine(owner_[o]);
-      std::uint32_t v = 0;
-      if (!depends_on_operands(p_.kind[o])) v = b.op(p_.kind[o], {}, npos);  // a constant: itself
-      else if (owned && least_own_[o] >= parameters_.initial) v = b.level(least_own_[o], npos);
-      else v = b.level(std::max<std::uint64_t>(least_[o], parameters_.initial), npos);
+      const std::uint32_t v = depends_on_operands(p_.kind[o]) ? b.level(std::max<std::uint64_t>(least_[o], parameters_.initial), npos)
+                                                              : b.op(p_.kind[o], {}, npos);  // a constant: itself
       return outside[o] = v;
     };
-    for (std::uint32_t k = first; k < last; ++k) {
-      const std::uint32_t v = order_[k];
+    const auto copy = [&](std::uint32_t v, std::uint32_t stands_for) {
       std::vector<std::uint32_t> ops;
-      for (const std::uint32_t o : p_.operands(v)) {
-        const bool here = position_[o] >= first && position_[o] < last;
-        const bool owned_elsewhere = here && is_reducible(p_.kind[o]) && !mine(owner_[o]);
-        ops.push_back(here && !owned_elsewhere ? id[o] : input(o));
+      for (const std::uint32_t o : p_.operands(v)) ops.push_back(operand(o));
+      return b.op(p_.kind[v], std::move(ops), stands_for);
+    };
+    for (std::uint32_t k = first; k < last; ++k) id[order_[k]] = copy(order_[k], order_[k]);
+    // The checked readers after the piece of its values, checks only (nobody reads them).
+    std::vector<bool> added(p_.size(), false);
+    for (std::uint32_t k = first; k < last; ++k)
+      for (const std::uint32_t r : p_.users(order_[k])) {
+        if (position_[r] < last || added[r] || !is_checked(p_.kind[r])) continue;
+        added[r] = true;
+        (void)copy(r, npos);
       }
-      id[v] = b.op(p_.kind[v], std::move(ops), v);
-    }
     return b.take();
   }
 
  private:
   struct Piece {
-    std::uint32_t first, last;            // positions
-    std::uint32_t first_base, last_base;  // base windows
+    std::uint32_t first, last;  // positions
+    std::uint32_t windows;      // base windows merged into it
     double bound;
     bool optimal;
     bool solved;
   };
 
   void solve_piece(Piece& piece, const WindowSolver& solve, std::chrono::steady_clock::time_point stop) {
-    // A value's least noise below `initial` (e.g. an input) cannot be built: no bound from such a piece.
-    const double seconds = options_.window_seconds * static_cast<double>(piece.last_base - piece.first_base);
+    const double seconds = options_.window_seconds * static_cast<double>(piece.windows);
     const auto now = std::chrono::steady_clock::now();
     const auto until = std::min(stop, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                 std::chrono::duration<double>(seconds)));
     if (until <= now) return;
-    const CompactNoisyProgram program = piece_program(piece.first, piece.last, piece.first_base, piece.last_base);
+    const CompactNoisyProgram program = piece_program(piece.first, piece.last);
     const WindowSolution s = solve(program, until);
     piece.solved = true;
     piece.bound = std::max(piece.bound, s.bound);
@@ -306,9 +288,6 @@ class WindowBound {
   WindowOptions options_;
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> position_;
-  std::vector<std::uint64_t> least_own_;
-  std::vector<std::uint32_t> base_of_;  // position -> base window
-  std::vector<std::uint32_t> owner_;    // vertex -> base window paying for its reduction
   std::vector<Piece> pieces_;
   std::size_t merges_ = 0;
 };
@@ -374,7 +353,7 @@ struct WindowSearchStatistics {
         const std::uint32_t v = order[k];
         if (last_reader[v] < last || !depends_on_operands(program.kind[v])) continue;
         if (noise.value[v] >= parameters.initial && noise.value[v] < parameters.maximum)
-          b.cap(id[v], parameters.maximum - noise.value[v], is_reducible(program.kind[v]) ? v : npos);
+          b.cap(id[v], noise.value[v], is_reducible(program.kind[v]) ? v : npos);
       }
       const std::vector<std::uint32_t> stands_for = b.stands_for();
       const CompactNoisyProgram sub = b.take();
