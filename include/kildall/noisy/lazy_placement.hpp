@@ -317,30 +317,38 @@ template <NoisyProgram G>
   // 6. The windows (`window_decomposition.hpp`): each window's program solved
   // exactly by this strategy (without windows of its own).
   if (windows && !proven && count_of(incumbent) > 0 && clock::now() < deadline) {
-    const WindowSolver solve_window = [&](const CompactNoisyProgram& sub, clock::time_point until) {
-      PlacementOptions sub_options;
-      sub_options.prefer_early = false;
-      sub_options.time_limit_seconds = std::max(0.0, std::chrono::duration<double>(until - clock::now()).count());
-      sub_options.lazy = tuning;
-      sub_options.lazy.window_ops = 0;
-      WindowSolution solution;
-      try {
-        const PlacementResult<std::uint32_t> r = lazy_placement(sub, parameters, sub_options);
-        solution.reduced = placement_mask(sub, r.reduce_after);
-        solution.bound = r.best_bound;
-        solution.optimal = r.status == PlacementStatus::optimal;
-      } catch (const PlacementError&) {
-        // No legal placement of the window's program: no bound, no placement.
-      }
-      return solution;
+    // The pieces of the bound with GLPK for every master part beyond
+    // enumeration (on the w64 programs the base bound took 2-4 s
+    // instead of 10-15 s); the neighbourhood search's windows as the cut loop
+    // solves its own master (more windows per second there).
+    const auto window_solver = [&](bool glpk_parts) {
+      return WindowSolver([&, glpk_parts](const CompactNoisyProgram& sub, clock::time_point until) {
+        PlacementOptions sub_options;
+        sub_options.prefer_early = false;
+        sub_options.time_limit_seconds = std::max(0.0, std::chrono::duration<double>(until - clock::now()).count());
+        sub_options.lazy = tuning;
+        sub_options.lazy.window_ops = 0;
+        if (glpk_parts) sub_options.lazy.master.frontier_states = 0;
+        WindowSolution solution;
+        try {
+          const PlacementResult<std::uint32_t> r = lazy_placement(sub, parameters, sub_options);
+          solution.reduced = placement_mask(sub, r.reduce_after);
+          solution.bound = r.best_bound;
+          solution.optimal = r.status == PlacementStatus::optimal;
+        } catch (const PlacementError&) {
+          // No legal placement of the window's program: no bound, no placement.
+        }
+        return solution;
+      });
     };
+    const WindowSolver solve_piece = window_solver(true), solve_window = window_solver(false);
     WindowOptions window_options;
     window_options.ops = tuning.window_ops;
     window_options.window_seconds = tuning.window_seconds;
     window_options.deadline = deadline;
     WindowBound decomposition(compact, noise_lower_bounds(least), parameters, window_options);
     const auto left = std::chrono::duration<double>(deadline - clock::now()).count();
-    decomposition.improve(solve_window, clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+    decomposition.improve(solve_piece, clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
                                                            std::clamp(tuning.window_bound_share, 0.0, 1.0) * left)));
     bound = std::max(bound, decomposition.bound());
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
@@ -352,7 +360,7 @@ template <NoisyProgram G>
       out.statistics.windows_improved = search.improved;
     }
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) {
-      decomposition.improve(solve_window, deadline);
+      decomposition.improve(solve_piece, deadline);
       bound = std::max(bound, decomposition.bound());
     }
     out.statistics.window_bound = decomposition.bound();

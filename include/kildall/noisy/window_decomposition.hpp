@@ -177,9 +177,10 @@ class WindowBound {
     }
   }
 
-  /// Solves the pieces not solved yet, then merges neighbouring pieces (and
-  /// solves the merged ones) until `options.deadline` or `until`, whichever
-  /// comes first. Returns true if the bound went up.
+  /// Solves the pieces not solved yet, then merges neighbouring pieces (the
+  /// pair of the fewest base windows first) and solves the merged ones until
+  /// `options.deadline` or `until`, whichever comes first. Returns true if
+  /// the bound went up.
   bool improve(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
     const auto stop = std::min(until, options_.deadline);
     const double before = bound();
@@ -188,27 +189,18 @@ class WindowBound {
       if (std::chrono::steady_clock::now() >= stop) return bound() > before;
       solve_piece(piece, solve, stop);
     }
-    // Merge neighbouring pairs, left to right, a round at a time.
+    // Merge the neighbouring pair of the fewest windows (the leftmost of those), one at a time.
     while (pieces_.size() > 1 && std::chrono::steady_clock::now() < stop) {
-      std::vector<Piece> merged;
-      bool any = false;
-      for (std::size_t i = 0; i < pieces_.size(); ++i) {
-        if (i + 1 < pieces_.size() && std::chrono::steady_clock::now() < stop) {
-          Piece both{pieces_[i].first, pieces_[i + 1].last, pieces_[i].windows + pieces_[i + 1].windows,
-                     pieces_[i].bound + pieces_[i + 1].bound, false, false};
-          solve_piece(both, solve, stop);
-          if (both.solved) {
-            any = true;
-            ++merges_;
-            merged.push_back(both);
-            ++i;
-            continue;
-          }
-        }
-        merged.push_back(pieces_[i]);
-      }
-      pieces_ = std::move(merged);
-      if (!any) break;
+      std::size_t at = 0;
+      for (std::size_t i = 1; i + 1 < pieces_.size(); ++i)
+        if (pieces_[i].windows + pieces_[i + 1].windows < pieces_[at].windows + pieces_[at + 1].windows) at = i;
+      Piece both{pieces_[at].first, pieces_[at + 1].last, pieces_[at].windows + pieces_[at + 1].windows,
+                 pieces_[at].bound + pieces_[at + 1].bound, false, false};
+      solve_piece(both, solve, stop);
+      if (!both.solved) break;
+      ++merges_;
+      pieces_[at] = both;
+      pieces_.erase(pieces_.begin() + static_cast<std::ptrdiff_t>(at) + 1);
     }
     return bound() > before;
   }
