@@ -128,7 +128,7 @@ struct LazyTuning {
   /// large neighbourhood search; 0: never, the cut loop runs to the limit).
   std::size_t window_ops = 150;
   /// Share of the time limit the cut loop gets before the window phase.
-  double cut_loop_share = 0.15;
+  double cut_loop_share = 0.1;
   /// Share of the time left after the cut loop that goes to the bound by
   /// decomposition first (the rest: neighbourhood search, then the bound again).
   double window_bound_share = 0.4;
