@@ -28,7 +28,15 @@
 ///      or the master's placement is legal, the placement is proven optimal.
 ///      Else back to 2;
 ///   5. with the count proven (and `prefer_early`), the frontier DP bounded by
-///      that count picks the least total noise (`LazyTuning::tie_break_states`).
+///      that count picks the least total noise (`LazyTuning::tie_break_states`);
+///   6. on an acyclic program under a time limit, the cut loop (2-4) gets
+///      `LazyTuning::cut_loop_share` of it; if it has not proven the count by
+///      then, the windows of `window_decomposition.hpp` take the rest: a
+///      lower bound by decomposition into pieces of consecutive ops, each
+///      solved exactly by this strategy (`window_bound_share` of the time
+///      left), then large neighbourhood search over windows of the incumbent
+///      (each window re-solved exactly with the rest held), then the bound
+///      again with what is left. The best bound (cuts or pieces) is reported.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned
