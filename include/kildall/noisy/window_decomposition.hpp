@@ -222,8 +222,11 @@ class WindowBound {
 
   /// The program of the piece of positions [first, last) of the order (see
   /// the file comment; its optimum is at most what any legal placement
-  /// spends on the piece's ops).
-  [[nodiscard]] CompactNoisyProgram piece_program(std::uint32_t first, std::uint32_t last) const {
+  /// spends on the piece's ops); nullopt when a value from outside has a
+  /// least noise below both `initial` and `input` (no op of the model has
+  /// that noise, and a noisier stand-in would not be a relaxation).
+  [[nodiscard]] std::optional<CompactNoisyProgram> piece_program(std::uint32_t first, std::uint32_t last) const {
+    bool representable = true;
     detail::WindowProgramBuilder b(parameters_);
     constexpr std::uint32_t npos = detail::WindowProgramBuilder::npos;
     std::vector<std::uint32_t> id(p_.size(), npos);       // vertex of the piece -> its op
@@ -231,8 +234,11 @@ class WindowBound {
     const auto operand = [&](std::uint32_t o) {
       if (position_[o] >= first && position_[o] < last) return id[o];
       if (outside[o] != npos) return outside[o];
-      const std::uint32_t v = depends_on_operands(p_.kind[o]) ? b.level(std::max<std::uint64_t>(least_[o], parameters_.initial), npos)
-                                                              : b.op(p_.kind[o], {}, npos);  // a constant: itself
+      std::uint32_t v = 0;
+      if (!depends_on_operands(p_.kind[o])) v = b.op(p_.kind[o], {}, npos);  // a constant: itself
+      else if (least_[o] >= parameters_.initial) v = b.level(least_[o], npos);
+      else if (least_[o] >= parameters_.input) v = b.op(NoisyOp::input, {}, npos);  // at most its least noise
+      else representable = false;
       return outside[o] = v;
     };
     const auto copy = [&](std::uint32_t v, std::uint32_t stands_for) {
@@ -249,6 +255,7 @@ class WindowBound {
         added[r] = true;
         (void)copy(r, npos);
       }
+    if (!representable) return std::nullopt;
     return b.take();
   }
 
@@ -267,9 +274,10 @@ class WindowBound {
     const auto until = std::min(stop, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                 std::chrono::duration<double>(seconds)));
     if (until <= now) return;
-    const CompactNoisyProgram program = piece_program(piece.first, piece.last);
-    const WindowSolution s = solve(program, until);
+    const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last);
     piece.solved = true;
+    if (!program) return;  // no bound from this piece (but that of its halves)
+    const WindowSolution s = solve(*program, until);
     piece.bound = std::max(piece.bound, s.bound);
     piece.optimal = s.optimal;
   }
