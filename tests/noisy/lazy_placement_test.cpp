@@ -194,6 +194,7 @@ TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a
     options.time_limit_seconds = 5.0;
     options.lazy.cut_loop_share = 0.0;  // straight to the windows
     options.lazy.window_ops = 2 + seed % 4;
+    options.lazy.neighbourhood_ops = 1 + seed % 3;
     const auto r = lazy(g, {}, options);
     const auto mask = placement_mask(g, r.reduce_after);
     check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);

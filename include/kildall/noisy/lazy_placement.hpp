@@ -361,7 +361,9 @@ template <NoisyProgram G>
     bound = std::max(bound, decomposition.bound());
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
       WindowSearchStatistics search;
-      std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, window_options, solve_window, &search);
+      WindowOptions search_options = window_options;
+      if (tuning.neighbourhood_ops > 0) search_options.ops = tuning.neighbourhood_ops;
+      std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
       if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
       if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
       out.statistics.windows_solved = search.windows;
