@@ -31,7 +31,7 @@
 /// placement outside it, give the window's program each value from before
 /// it at its noise under the placement (a reduction of that input stands for
 /// reducing the value), cap each of its values read after it at its present
-/// noise (a chain of adds that only a legal noise passes), solve exactly, and
+/// noise (ops that are legal only while it stays there, below), solve exactly, and
 /// keep the result when it needs fewer reductions and the whole program,
 /// evaluated again, is legal. Windows slide by half their size between passes.
 ///
