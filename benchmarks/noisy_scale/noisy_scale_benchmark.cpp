@@ -10,7 +10,10 @@
 // cuts), first_legal_s (greedy, pruned), optimal_s (time of the proof, -1 if
 // none), gap (certified, relative), bound, inserted, greedy, rounds, parts,
 // frontier_exact (1: the frontier DP proved both levels), widest (its widest
-// layer), tie_break (1: the second level is proven).
+// layer), tie_break (1: the second level is proven), cut_bound (the cut
+// loop's master bound), window_bound (the bound by decomposition into
+// windows), pieces (of that decomposition), windows (solved by the
+// neighbourhood search), improved (windows whose solution was kept).
 //
 // BM_Rebalance (issue 18 item 4): `rebalance_and_place` (rebalance.hpp) on
 // programs written as chains (dot products, polynomials term by term, sums
@@ -74,6 +77,11 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["frontier_exact"] = s.frontier_exact ? 1.0 : 0.0;
   state.counters["widest"] = static_cast<double>(s.frontier_states);
   state.counters["tie_break"] = s.tie_break_optimal ? 1.0 : 0.0;
+  state.counters["cut_bound"] = s.cut_bound;
+  state.counters["window_bound"] = s.window_bound;
+  state.counters["pieces"] = static_cast<double>(s.window_pieces);
+  state.counters["windows"] = static_cast<double>(s.windows_solved);
+  state.counters["improved"] = static_cast<double>(s.windows_improved);
 }
 
 void run_rebalance(benchmark::State& state, const noisy_scale::Program& g) {

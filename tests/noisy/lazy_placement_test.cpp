@@ -182,6 +182,49 @@ TEST_CASE("stopped early (time limit 0, one round): legal, at most greedy, a val
   CHECK(not_proven > 0);  // the early stops are exercised
 }
 
+TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a bound at most the brute-force optimum") {
+  int proven = 0, compared = 0;
+  for (std::uint32_t seed = 1; seed <= 80; ++seed) {
+    const Dag g = seed % 2 == 0 ? noisy_test::random_program(seed, 8 + seed % 7, 0.4)
+                                : as_dag(noisy_scale::random_dag(10 + seed % 7, seed, 4 + seed % 5));
+    const auto best = noisy_test::brute_force(g);
+    if (best.count < 0) continue;
+    CAPTURE(seed);
+    PlacementOptions options;
+    options.time_limit_seconds = 5.0;
+    options.lazy.cut_loop_share = 0.0;  // straight to the windows
+    options.lazy.window_ops = 2 + seed % 4;
+    options.lazy.neighbourhood_ops = 1 + seed % 3;
+    const auto r = lazy(g, {}, options);
+    const auto mask = placement_mask(g, r.reduce_after);
+    check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
+    CHECK(r.best_bound <= best.count + 1e-9);
+    CHECK(static_cast<int>(r.reduce_after.size()) >= best.count);
+    if (r.status == PlacementStatus::optimal) {
+      CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
+      ++proven;
+    }
+    ++compared;
+  }
+  MESSAGE(compared << " programs through the windows phase; " << proven << " proven there");
+  CHECK(compared > 50);
+  CHECK(proven > 0);
+}
+
+TEST_CASE("the windows phase on the issue's wide programs (1,000 ops, w32): legal, a certified bound, better than greedy") {
+  const auto g = noisy_scale::random_dag(1'000, 1, 32);
+  PlacementOptions options;
+  options.time_limit_seconds = 6.0;
+  const auto r = lazy(g, {}, options);
+  CHECK(verify_noise(g, {}, placement_mask(g, r.reduce_after)).empty());
+  CHECK(r.reduce_after.size() < r.greedy_count);
+  CHECK(r.best_bound <= static_cast<double>(r.reduce_after.size()));
+  CHECK(r.best_bound >= r.statistics.window_bound);
+  CHECK(r.best_bound >= r.statistics.cut_bound);
+  MESSAGE("inserted " << r.reduce_after.size() << " (greedy " << r.greedy_count << "), bound " << r.best_bound << " (cuts "
+                      << r.statistics.cut_bound << ", windows " << r.statistics.window_bound << "), " << r.message);
+}
+
 TEST_CASE("the structured kernels (small): legal, proven optimal, never worse than greedy") {
   for (const auto& w : noisy_scale::structured_workloads(300)) {
     CAPTURE(w.name);

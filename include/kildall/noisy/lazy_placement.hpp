@@ -28,7 +28,15 @@
 ///      or the master's placement is legal, the placement is proven optimal.
 ///      Else back to 2;
 ///   5. with the count proven (and `prefer_early`), the frontier DP bounded by
-///      that count picks the least total noise (`LazyTuning::tie_break_states`).
+///      that count picks the least total noise (`LazyTuning::tie_break_states`);
+///   6. on an acyclic program under a time limit, the cut loop (2-4) gets
+///      `LazyTuning::cut_loop_share` of it; if it has not proven the count by
+///      then, the windows of `window_decomposition.hpp` take the rest: a
+///      lower bound by decomposition into pieces of consecutive ops, each
+///      solved exactly by this strategy (`window_bound_share` of the time
+///      left), then large neighbourhood search over windows of the incumbent
+///      (each window re-solved exactly with the rest held), then the bound
+///      again with what is left. The best bound (cuts or pieces) is reported.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned
@@ -69,6 +77,7 @@
 #include <kildall/noisy/placement.hpp>
 #include <kildall/noisy/program_concept.hpp>
 #include <kildall/noisy/verify.hpp>
+#include <kildall/noisy/window_decomposition.hpp>
 
 namespace kildall::noisy {
 
@@ -219,13 +228,20 @@ template <NoisyProgram G>
       }
     }
   }
+  // 6. (below) Wide acyclic programs under a time limit: the cut loop gets a
+  // share of it, then the windows (a bound by decomposition, a better placement).
+  const bool windows = limited && !frontier_done && tuning.window_ops > 0 && compact.acyclic();
+  const auto loop_deadline =
+      windows ? start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+                            std::clamp(tuning.cut_loop_share, 0.0, 1.0) * std::max(0.0, options.time_limit_seconds)))
+              : deadline;
   for (std::size_t round = 0; !frontier_done; ++round) {
     if (count_of(incumbent) == 0 || bound >= static_cast<double>(count_of(incumbent)) - 1e-9) {
       proven = true;
       why = count_of(incumbent) == 0 ? "no reduction needed" : "the lower bound meets the incumbent";
       break;
     }
-    if (limited && clock::now() >= deadline) {
+    if (limited && clock::now() >= loop_deadline) {
       why = "time limit";
       break;
     }
@@ -282,7 +298,7 @@ template <NoisyProgram G>
       break;
     }
     // 3. The master.
-    const HittingSetResult result = master.solve(tuning.master, incumbent, hard, deadline);
+    const HittingSetResult result = master.solve(tuning.master, incumbent, hard, loop_deadline);
     out.statistics.parts = master.statistics().parts;
     out.statistics.largest_part = master.statistics().largest_part;
     out.statistics.dp_solves += master.statistics().dp_solves;
@@ -305,6 +321,76 @@ template <NoisyProgram G>
   out.statistics.cuts = master.sets();
   out.statistics.fixed = master.fixed_count();
   out.statistics.binaries = master.elements_in_sets();
+  out.statistics.cut_bound = bound;
+  // 6. The windows (`window_decomposition.hpp`): each window's program solved
+  // exactly by this strategy (without windows of its own).
+  if (windows && !proven && count_of(incumbent) > 0 && clock::now() < deadline) {
+    // The pieces of the bound with GLPK for every master part beyond
+    // enumeration (on the w64 programs the base bound took 2-4 s
+    // instead of 10-15 s); the neighbourhood search's windows as the cut loop
+    // solves its own master (more windows per second there).
+    const auto window_solver = [&](bool glpk_parts) {
+      return WindowSolver([&, glpk_parts](const CompactNoisyProgram& sub, clock::time_point until) {
+        PlacementOptions sub_options;
+        sub_options.prefer_early = false;
+        sub_options.time_limit_seconds = std::max(0.0, std::chrono::duration<double>(until - clock::now()).count());
+        sub_options.lazy = tuning;
+        sub_options.lazy.window_ops = 0;
+        if (glpk_parts) sub_options.lazy.master.frontier_states = 0;
+        WindowSolution solution;
+        try {
+          const PlacementResult<std::uint32_t> r = lazy_placement(sub, parameters, sub_options);
+          solution.reduced = placement_mask(sub, r.reduce_after);
+          solution.bound = r.best_bound;
+          solution.optimal = r.status == PlacementStatus::optimal;
+        } catch (const PlacementError&) {
+          // No legal placement of the window's program: no bound, no placement.
+        }
+        return solution;
+      });
+    };
+    const WindowSolver solve_piece = window_solver(true), solve_window = window_solver(false);
+    WindowOptions window_options;
+    window_options.ops = tuning.window_ops;
+    window_options.window_seconds = tuning.window_seconds;
+    window_options.deadline = deadline;
+    WindowBound decomposition(compact, noise_lower_bounds(least), parameters, window_options);
+    const auto left = std::chrono::duration<double>(deadline - clock::now()).count();
+    decomposition.improve(solve_piece, clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+                                                           std::clamp(tuning.window_bound_share, 0.0, 1.0) * left)));
+    bound = std::max(bound, decomposition.bound());
+    if (bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
+      WindowSearchStatistics search;
+      WindowOptions search_options = window_options;
+      if (tuning.neighbourhood_ops > 0) search_options.ops = tuning.neighbourhood_ops;
+      std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
+      if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
+      if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      out.statistics.windows_solved = search.windows;
+      out.statistics.windows_improved = search.improved;
+    }
+    if (bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) {
+      decomposition.improve(solve_piece, deadline);
+      bound = std::max(bound, decomposition.bound());
+    }
+    out.statistics.window_bound = decomposition.bound();
+    out.statistics.window_pieces = decomposition.pieces();
+    if (bound >= static_cast<double>(count_of(incumbent)) - 1e-9) {
+      proven = true;
+      why = "the bound by decomposition meets the incumbent";
+    } else {
+      why = "time limit (windows)";
+    }
+    if (options.progress) {
+      PlacementProgress report;
+      report.round = out.statistics.rounds;
+      report.incumbent = static_cast<double>(count_of(incumbent));
+      report.bound = bound;
+      report.cuts = master.sets();
+      report.elapsed_seconds = elapsed();
+      options.progress(report);
+    }
+  }
   // 5. The second level: among the proven fewest, the least total noise, by
   // the frontier DP bounded by that count.
   if (proven && !frontier_done) {

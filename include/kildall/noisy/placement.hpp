@@ -122,6 +122,23 @@ struct LazyTuning {
   /// Largest layer of the frontier DP that breaks the tie among placements
   /// with the proven fewest reductions (`prefer_early`; 0: never).
   std::size_t tie_break_states = 1u << 16;
+  /// Reducible ops per window of the last phase on acyclic programs with a
+  /// time limit that the cut loop has not proven within `cut_loop_share` of
+  /// it (`window_decomposition.hpp`: a lower bound by decomposition, then
+  /// large neighbourhood search; 0: never, the cut loop runs to the limit).
+  std::size_t window_ops = 150;
+  /// Reducible ops per window of the neighbourhood search (0: as `window_ops`).
+  /// Larger than the bound's pieces: on the programs 300 gave better
+  /// placements than 150 (30,000 ops w64: 11,179 against 11,494 in 60 s) and
+  /// than 500 there (fewer windows solved in the time).
+  std::size_t neighbourhood_ops = 300;
+  /// Share of the time limit the cut loop gets before the window phase.
+  double cut_loop_share = 0.1;
+  /// Share of the time left after the cut loop that goes to the bound by
+  /// decomposition first (the rest: neighbourhood search, then the bound again).
+  double window_bound_share = 0.4;
+  /// Time limit of one window's exact solve, seconds.
+  double window_seconds = 1.0;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).
@@ -185,6 +202,11 @@ struct PlacementStatistics {
   double seconds_first_legal = 0.0;  ///< Time to the first legal placement.
   double seconds_optimal = std::numeric_limits<double>::quiet_NaN();  ///< Time to the proof (NaN if none).
   double seconds_in_glpk = 0.0;      ///< Time spent in GLPK.
+  double cut_bound = 0.0;            ///< Lower bound of the cut loop's master (lazy).
+  double window_bound = 0.0;         ///< Lower bound by decomposition into windows (lazy; 0: not run).
+  std::size_t window_pieces = 0;     ///< Pieces of that decomposition.
+  std::size_t windows_solved = 0;    ///< Windows solved by the neighbourhood search (lazy).
+  std::size_t windows_improved = 0;  ///< Of those, windows whose solution was kept.
   double seconds = 0.0;              ///< Whole call.
 };
 

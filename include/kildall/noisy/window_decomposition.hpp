@@ -1,0 +1,387 @@
+#pragma once
+/// \file
+/// Windows of consecutive ops for `reduce_noise` placement on wide acyclic
+/// programs (the lazy strategy's last phase, `lazy_placement.hpp`): a
+/// certified lower bound by decomposition and a better placement by large
+/// neighbourhood search, both by solving small programs built from windows
+/// of the program (consecutive ops of a topological order) exactly.
+///
+/// **The bound** (`WindowBound`): split the order into consecutive pieces.
+/// Each piece becomes a program of its own: its ops, every value from
+/// outside it at the least noise any placement gives it
+/// (`least_possible_noise`: free, as if reduced at no cost), and a copy of
+/// every checked op after the piece that reads one of its values, as a check
+/// only (its noise must stay within the maximum; nobody reads it). Any legal
+/// placement restricted to the piece's ops is legal for the piece's program
+/// (the rules are monotone and every value there is at most its noise in the
+/// placed program), so the piece's optimum is at most what the placement
+/// spends on the piece's ops, and the sum of the pieces' optima (or of
+/// proven lower bounds of them) is a lower bound of the program's optimum.
+/// Pieces are solved exactly by the caller's solver (the lazy strategy
+/// itself), then merged pairwise while time remains (a merged piece's bound
+/// is at least the sum of its halves'). The bound of a relaxation by
+/// decomposition (cf. Geoffrion 1974, "Lagrangean relaxation for integer
+/// programming", without multipliers); the readers' checks carry what the
+/// next piece needs of a piece's values back into it (a product needs both
+/// operands near `initial`), which a plain split at the boundary loses.
+///
+/// **The placement** (`improve_by_windows`): large neighbourhood search
+/// (Shaw 1998, "Using constraint programming and local search methods to
+/// solve vehicle routing problems"): for a window of the order, hold the
+/// placement outside it, give the window's program each value from before
+/// it at its noise under the placement (a reduction of that input stands for
+/// reducing the value), cap each of its values read after it at its present
+/// noise (ops that are legal only while it stays there, below), solve exactly, and
+/// keep the result when it needs fewer reductions and the whole program,
+/// evaluated again, is legal. Windows slide by half their size between passes.
+///
+/// A value of noise `l` is an encode followed by `l - initial` adds of fresh
+/// encodes (noise `initial + k` after `k` adds), or from `2 x initial` on the
+/// product of an encode and a value of `l - initial`; reducing one of its
+/// ops lowers it to at most what a reduction of the value would. A cap `c`
+/// on a value `v` is `v` times a value of `maximum - c` (legal iff `v` is at
+/// most `c`), or `maximum - c` adds after `v` when `maximum - c < initial`.
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <kildall/noisy/compact_program.hpp>
+#include <kildall/noisy/local_search.hpp>
+#include <kildall/noisy/noise_model.hpp>
+
+namespace kildall::noisy {
+
+/// What a window's solver returns for the window's program.
+struct WindowSolution {
+  std::vector<bool> reduced;  ///< A legal placement of the window's program (per vertex), empty if none.
+  double bound = 0.0;         ///< A proven lower bound of the window program's fewest reductions.
+  bool optimal = false;       ///< `reduced` is proven to have the fewest.
+};
+
+/// Solves a window's program (the fewest reductions) by the given time.
+using WindowSolver = std::function<WindowSolution(const CompactNoisyProgram&, std::chrono::steady_clock::time_point)>;
+
+/// Options of the window methods.
+struct WindowOptions {
+  /// Reducible (add/sub/mul) ops per window (per piece before merging).
+  std::size_t ops = 150;
+  /// Time limit of one window solve, seconds (a merged piece of k windows: k times this).
+  double window_seconds = 1.0;
+  /// Stop at this point in time.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+/// The order the windows follow: vertex order if it is topological, else the
+/// program's topological order (empty: the program has a cycle).
+[[nodiscard]] inline std::vector<std::uint32_t> window_order(const CompactNoisyProgram& program) {
+  if (!program.acyclic()) return {};
+  std::vector<std::uint32_t> order(program.size());
+  bool vertex_order = true;
+  for (std::uint32_t v = 0; v < program.size() && vertex_order; ++v) {
+    order[v] = v;
+    for (const std::uint32_t o : program.operands(v)) vertex_order = vertex_order && o < v;
+  }
+  return vertex_order ? order : program.topological;
+}
+
+namespace detail {
+
+// Builds a window's program; `stands_for[v]` is the vertex of the whole
+// program whose reduction a reduction of `v` means (none: `npos`).
+class WindowProgramBuilder {
+ public:
+  static constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
+  explicit WindowProgramBuilder(const NoiseParameters& parameters) : parameters_(parameters) {}
+  std::uint32_t op(NoisyOp kind, std::vector<std::uint32_t> operands, std::uint32_t stands_for) {
+    kinds_.push_back(kind);
+    operands_.push_back(std::move(operands));
+    stands_for_.push_back(stands_for);
+    return static_cast<std::uint32_t>(kinds_.size() - 1);
+  }
+  // A value of noise `level` (>= initial): a product of an encode and a value
+  // of `level - initial` from 2 x initial on, else a chain of adds; its
+  // reducible ops stand for `stands_for`.
+  std::uint32_t level(std::uint64_t level, std::uint32_t stands_for) {
+    const std::uint64_t initial = parameters_.initial;
+    if (initial > 0 && level >= 2 * initial)
+      return op(NoisyOp::mul, {op(NoisyOp::encode, {}, npos), this->level(level - initial, stands_for)}, stands_for);
+    std::uint32_t v = op(NoisyOp::encode, {}, npos);
+    for (std::uint64_t l = initial; l < level; ++l) v = op(NoisyOp::add, {v, op(NoisyOp::encode, {}, npos)}, stands_for);
+    return v;
+  }
+  // Ops that are legal only while `v`'s noise is at most `cap` (initial <= cap
+  // < maximum): a product with a value of `maximum - cap` when that is at
+  // least `initial`, else a chain of `maximum - cap` adds; they stand for `stands_for`.
+  void cap(std::uint32_t v, std::uint64_t cap, std::uint32_t stands_for) {
+    const std::uint64_t rest = parameters_.maximum - cap;
+    if (rest >= parameters_.initial) {
+      (void)op(NoisyOp::mul, {v, level(rest, stands_for)}, stands_for);
+      return;
+    }
+    for (std::uint64_t k = 0; k < rest; ++k) v = op(NoisyOp::add, {v, op(NoisyOp::encode, {}, npos)}, stands_for);
+  }
+  [[nodiscard]] CompactNoisyProgram take() { return make_compact_program(std::move(kinds_), operands_); }
+  [[nodiscard]] const std::vector<std::uint32_t>& stands_for() const noexcept { return stands_for_; }
+
+ private:
+  NoiseParameters parameters_;
+  std::vector<NoisyOp> kinds_;
+  std::vector<std::vector<std::uint32_t>> operands_;
+  std::vector<std::uint32_t> stands_for_;
+};
+
+// Readers whose noise depends on the operand (decode and the like do not count).
+inline bool noisy_reader(const CompactNoisyProgram& p, std::uint32_t reader) { return depends_on_operands(p.kind[reader]); }
+
+// Splits `order` into windows of `ops` reducible ops, the first boundary
+// `offset` reducible ops in (0: `ops` in): the windows' first positions.
+inline std::vector<std::uint32_t> window_starts(const CompactNoisyProgram& p, const std::vector<std::uint32_t>& order,
+                                                std::size_t ops, std::size_t offset) {
+  std::vector<std::uint32_t> starts{0};
+  ops = std::max<std::size_t>(ops, 1);
+  std::size_t j = 0;  // reducible ops before position k
+  for (std::uint32_t k = 0; k < order.size(); ++k) {
+    if (!is_reducible(p.kind[order[k]])) continue;
+    if (j > 0 && j >= offset && (j - offset) % ops == 0) starts.push_back(k);
+    ++j;
+  }
+  return starts;
+}
+
+}  // namespace detail
+
+/// The certified lower bound by decomposition into windows (see the file
+/// comment): `improve` solves the pieces, then merges neighbours while time
+/// remains; `bound()` is valid at any time.
+class WindowBound {
+ public:
+  /// For the acyclic `program`, with `least` the least noise any placement
+  /// gives each value (indexed by vertex; `noise_lower_bounds`).
+  WindowBound(const CompactNoisyProgram& program, std::vector<std::uint64_t> least, const NoiseParameters& parameters,
+              const WindowOptions& options)
+      : p_(program), least_(std::move(least)), parameters_(parameters), options_(options), order_(window_order(program)) {
+    position_.assign(p_.size(), 0);
+    for (std::uint32_t k = 0; k < order_.size(); ++k) position_[order_[k]] = k;
+    if (order_.empty()) return;
+    const std::vector<std::uint32_t> starts = detail::window_starts(p_, order_, options_.ops, 0);
+    for (std::size_t w = 0; w < starts.size(); ++w) {
+      const std::uint32_t end = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order_.size());
+      pieces_.push_back(Piece{starts[w], end, 1, 0.0, false, false});
+    }
+  }
+
+  /// Solves the pieces not solved yet, then merges neighbouring pieces (the
+  /// pair of the fewest base windows first) and solves the merged ones until
+  /// `options.deadline` or `until`, whichever comes first. Returns true if
+  /// the bound went up.
+  bool improve(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
+    const auto stop = std::min(until, options_.deadline);
+    const double before = bound();
+    for (Piece& piece : pieces_) {
+      if (piece.solved) continue;
+      if (std::chrono::steady_clock::now() >= stop) return bound() > before;
+      solve_piece(piece, solve, stop);
+    }
+    // Merge the neighbouring pair of the fewest windows (the leftmost of those), one at a time.
+    while (pieces_.size() > 1 && std::chrono::steady_clock::now() < stop) {
+      std::size_t at = 0;
+      for (std::size_t i = 1; i + 1 < pieces_.size(); ++i)
+        if (pieces_[i].windows + pieces_[i + 1].windows < pieces_[at].windows + pieces_[at + 1].windows) at = i;
+      Piece both{pieces_[at].first, pieces_[at + 1].last, pieces_[at].windows + pieces_[at + 1].windows,
+                 pieces_[at].bound + pieces_[at + 1].bound, false, false};
+      solve_piece(both, solve, stop);
+      if (!both.solved) break;
+      ++merges_;
+      pieces_[at] = both;
+      pieces_.erase(pieces_.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+    }
+    return bound() > before;
+  }
+
+  /// The certified lower bound: the sum of the pieces' bounds.
+  [[nodiscard]] double bound() const noexcept {
+    double sum = 0.0;
+    for (const Piece& piece : pieces_) sum += piece.bound;
+    return sum;
+  }
+  /// Pieces of the present decomposition.
+  [[nodiscard]] std::size_t pieces() const noexcept { return pieces_.size(); }
+  /// Pieces solved to optimality.
+  [[nodiscard]] std::size_t proven_pieces() const noexcept {
+    return static_cast<std::size_t>(std::count_if(pieces_.begin(), pieces_.end(), [](const Piece& p) { return p.optimal; }));
+  }
+  /// Merges so far.
+  [[nodiscard]] std::size_t merges() const noexcept { return merges_; }
+
+  /// The program of the piece of positions [first, last) of the order (see
+  /// the file comment; its optimum is at most what any legal placement
+  /// spends on the piece's ops); nullopt when a value from outside has a
+  /// least noise below both `initial` and `input` (no op of the model has
+  /// that noise, and a noisier stand-in would not be a relaxation).
+  [[nodiscard]] std::optional<CompactNoisyProgram> piece_program(std::uint32_t first, std::uint32_t last) const {
+    bool representable = true;
+    detail::WindowProgramBuilder b(parameters_);
+    constexpr std::uint32_t npos = detail::WindowProgramBuilder::npos;
+    std::vector<std::uint32_t> id(p_.size(), npos);       // vertex of the piece -> its op
+    std::vector<std::uint32_t> outside(p_.size(), npos);  // vertex outside -> its value at its least noise
+    const auto operand = [&](std::uint32_t o) {
+      if (position_[o] >= first && position_[o] < last) return id[o];
+      if (outside[o] != npos) return outside[o];
+      std::uint32_t v = 0;
+      if (!depends_on_operands(p_.kind[o])) v = b.op(p_.kind[o], {}, npos);  // a constant: itself
+      else if (least_[o] >= parameters_.initial) v = b.level(least_[o], npos);
+      else if (least_[o] >= parameters_.input) v = b.op(NoisyOp::input, {}, npos);  // at most its least noise
+      else representable = false;
+      return outside[o] = v;
+    };
+    const auto copy = [&](std::uint32_t v, std::uint32_t stands_for) {
+      std::vector<std::uint32_t> ops;
+      for (const std::uint32_t o : p_.operands(v)) ops.push_back(operand(o));
+      return b.op(p_.kind[v], std::move(ops), stands_for);
+    };
+    for (std::uint32_t k = first; k < last; ++k) id[order_[k]] = copy(order_[k], order_[k]);
+    // The checked readers after the piece of its values, checks only (nobody reads them).
+    std::vector<bool> added(p_.size(), false);
+    for (std::uint32_t k = first; k < last; ++k)
+      for (const std::uint32_t r : p_.users(order_[k])) {
+        if (position_[r] < last || added[r] || !is_checked(p_.kind[r])) continue;
+        added[r] = true;
+        (void)copy(r, npos);
+      }
+    if (!representable) return std::nullopt;
+    return b.take();
+  }
+
+ private:
+  struct Piece {
+    std::uint32_t first, last;  // positions
+    std::uint32_t windows;      // base windows merged into it
+    double bound;
+    bool optimal;
+    bool solved;
+  };
+
+  void solve_piece(Piece& piece, const WindowSolver& solve, std::chrono::steady_clock::time_point stop) {
+    const double seconds = options_.window_seconds * static_cast<double>(piece.windows);
+    const auto now = std::chrono::steady_clock::now();
+    const auto until = std::min(stop, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                std::chrono::duration<double>(seconds)));
+    if (until <= now) return;
+    const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last);
+    piece.solved = true;
+    if (!program) return;  // no bound from this piece (but that of its halves)
+    const WindowSolution s = solve(*program, until);
+    piece.bound = std::max(piece.bound, s.bound);
+    piece.optimal = s.optimal;
+  }
+
+  const CompactNoisyProgram& p_;
+  std::vector<std::uint64_t> least_;
+  NoiseParameters parameters_;
+  WindowOptions options_;
+  std::vector<std::uint32_t> order_;
+  std::vector<std::uint32_t> position_;
+  std::vector<Piece> pieces_;
+  std::size_t merges_ = 0;
+};
+
+/// Statistics of `improve_by_windows`.
+struct WindowSearchStatistics {
+  std::size_t windows = 0;   ///< Window programs solved.
+  std::size_t improved = 0;  ///< Windows whose solution was kept.
+  std::size_t passes = 0;    ///< Passes over the program.
+};
+
+/// Large neighbourhood search over windows (see the file comment): a legal
+/// placement `reduced` of the acyclic `program` (per vertex) with at most as
+/// many reductions, legal (checked by `evaluate_placement`). Stops at
+/// `options.deadline` or after two passes without improvement.
+[[nodiscard]] inline std::vector<bool> improve_by_windows(const CompactNoisyProgram& program, std::vector<bool> reduced,
+                                                          const NoiseParameters& parameters, const WindowOptions& options,
+                                                          const WindowSolver& solve, WindowSearchStatistics* statistics = nullptr) {
+  const std::vector<std::uint32_t> order = window_order(program);
+  if (order.empty()) return reduced;
+  const std::size_t n = program.size();
+  std::vector<std::uint32_t> position(n, 0), last_reader(n, 0);
+  for (std::uint32_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+  for (std::uint32_t v = 0; v < n; ++v)
+    for (const std::uint32_t r : program.users(v))
+      if (detail::noisy_reader(program, r)) last_reader[v] = std::max(last_reader[v], position[r]);
+  const auto count = [](const std::vector<bool>& mask) { return static_cast<std::size_t>(std::count(mask.begin(), mask.end(), true)); };
+  constexpr std::uint32_t npos = detail::WindowProgramBuilder::npos;
+  WindowSearchStatistics local;
+  WindowSearchStatistics& stats = statistics ? *statistics : local;
+  std::size_t idle_passes = 0;
+  std::vector<std::uint32_t> id(n, npos), outside(n, npos);
+  for (std::size_t pass = 0; idle_passes < 2; ++pass) {
+    const std::size_t offset = pass % 2 == 0 ? 0 : std::max<std::size_t>(options.ops / 2, 1);
+    const std::vector<std::uint32_t> starts = detail::window_starts(program, order, options.ops, offset);
+    bool improved = false;
+    for (std::size_t w = 0; w < starts.size(); ++w) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= options.deadline) return reduced;
+      const std::uint32_t first = starts[w];
+      const std::uint32_t last = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order.size());
+      const PlacedNoise noise = evaluate_placement(program, reduced, parameters);
+      detail::WindowProgramBuilder b(parameters);
+      std::size_t present = 0;
+      std::vector<std::uint32_t> touched;
+      const auto input = [&](std::uint32_t o) {
+        if (outside[o] != npos) return outside[o];
+        touched.push_back(o);
+        std::uint32_t v = 0;
+        if (!depends_on_operands(program.kind[o])) v = b.op(program.kind[o], {}, npos);
+        else v = b.level(std::max<std::uint64_t>(noise.value[o], parameters.initial), is_reducible(program.kind[o]) ? o : npos);
+        return outside[o] = v;
+      };
+      for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t v = order[k];
+        std::vector<std::uint32_t> ops;
+        for (const std::uint32_t o : program.operands(v)) ops.push_back(position[o] >= first ? id[o] : input(o));
+        id[v] = b.op(program.kind[v], std::move(ops), v);
+        touched.push_back(v);
+        present += is_reducible(program.kind[v]) && reduced[v] ? 1 : 0;
+      }
+      for (std::uint32_t k = first; k < last; ++k) {
+        const std::uint32_t v = order[k];
+        if (last_reader[v] < last || !depends_on_operands(program.kind[v])) continue;
+        if (noise.value[v] >= parameters.initial && noise.value[v] < parameters.maximum)
+          b.cap(id[v], noise.value[v], is_reducible(program.kind[v]) ? v : npos);
+      }
+      const std::vector<std::uint32_t> stands_for = b.stands_for();
+      const CompactNoisyProgram sub = b.take();
+      for (const std::uint32_t v : touched) id[v] = outside[v] = npos;
+      if (present == 0) continue;
+      const auto until = std::min(options.deadline, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                           std::chrono::duration<double>(options.window_seconds)));
+      const WindowSolution s = solve(sub, until);
+      ++stats.windows;
+      if (s.reduced.size() != sub.size() || count(s.reduced) >= present) continue;
+      std::vector<bool> candidate = reduced;
+      for (std::uint32_t k = first; k < last; ++k) candidate[order[k]] = false;
+      bool mapped = true;
+      for (std::uint32_t v = 0; v < sub.size(); ++v)
+        if (s.reduced[v] && is_reducible(sub.kind[v])) {
+          if (stands_for[v] == npos) mapped = false;
+          else candidate[stands_for[v]] = true;
+        }
+      if (!mapped || count(candidate) >= count(reduced)) continue;
+      if (!is_legal_placement(program, evaluate_placement(program, candidate, parameters), parameters)) continue;
+      reduced = std::move(candidate);
+      ++stats.improved;
+      improved = true;
+    }
+    ++stats.passes;
+    idle_passes = improved ? 0 : idle_passes + 1;
+  }
+  return reduced;
+}
+
+}  // namespace kildall::noisy
