@@ -142,11 +142,6 @@ static_assert(kFanout <= 32, "a node's bitmap is 32 bits");
 /// The position of digit `d` among the digits stored in `bits`.
 [[nodiscard]] inline unsigned rank(Bitmap bits, unsigned d) noexcept { return count(bits & ((Bitmap{1} << d) - 1)); }
 
-/// Asks for the cache line at `p` ahead of a write (a node's reference
-/// count): releasing or copying a branch touches the counts of all its
-/// children, and issuing those misses together overlaps them.
-inline void prefetch_for_write(const void* p) noexcept { kildall::detail::prefetch_for_write(p); }
-
 /// An open-addressing set of pointers (node statistics over many versions).
 class PointerSet {
  public:
@@ -297,7 +292,9 @@ class Environment {
       }
     } else {
       const Node** c = kids(n);
-      for (unsigned i = 0; i < n->count; ++i) detail::environment::prefetch_for_write(c[i]);
+      // Releasing (or copying) a branch writes the reference counts of all its children:
+      // their misses are issued together (here and below), so they overlap.
+      for (unsigned i = 0; i < n->count; ++i) detail::prefetch_for_write(c[i]);
       for (unsigned i = 0; i < n->count; ++i) release(c[i]);
     }
     free_shell(n);
@@ -391,7 +388,7 @@ class Environment {
     const Node** from = kids(t);
     const Node** to = kids(b);
     std::size_t size = t->size + size_of(child.get());
-    for (unsigned i = 0; i < t->count; ++i) detail::environment::prefetch_for_write(from[i]);
+    for (unsigned i = 0; i < t->count; ++i) detail::prefetch_for_write(from[i]);
     for (unsigned i = 0, j = 0; i < n; ++i) {
       if (i == r) {
         if (replace) size -= size_of(from[j++]);
@@ -477,7 +474,7 @@ class Environment {
       if (same_as(reuse1)) return Ref::share(reuse1);
       if (same_as(reuse2)) return Ref::share(reuse2);
       for (Bitmap rest = bits; rest != 0; rest &= rest - 1)
-        detail::environment::prefetch_for_write(ptr[std::countr_zero(rest)]);
+        detail::prefetch_for_write(ptr[std::countr_zero(rest)]);
       Node* b = make_node(level, prefix, n);
       const Node** to = kids(b);
       std::size_t size = 0;

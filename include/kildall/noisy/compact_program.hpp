@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <kildall/graph/index_iterator.hpp>
 #include <kildall/noisy/noise_model.hpp>
 #include <kildall/noisy/program_concept.hpp>
 
@@ -62,36 +63,6 @@ class CompactEdgeIterator {
   const std::uint32_t* at_ = nullptr;
   std::uint32_t vertex_ = 0;
   bool vertex_is_target_ = false;
-};
-
-/// Iterates the vertices `0 .. size()-1` of a `CompactNoisyProgram`.
-class CompactVertexIterator {
- public:
-  using value_type = std::uint32_t;        ///< A vertex.
-  using reference = std::uint32_t;         ///< Vertices are numbers.
-  using difference_type = std::ptrdiff_t;  ///< Distance between iterators.
-  using iterator_category = std::forward_iterator_tag;  ///< Forward only.
-  CompactVertexIterator() = default;
-  /// At vertex `v`.
-  explicit CompactVertexIterator(std::uint32_t v) noexcept : v_(v) {}
-  /// The vertex.
-  [[nodiscard]] std::uint32_t operator*() const noexcept { return v_; }
-  /// The next vertex.
-  CompactVertexIterator& operator++() noexcept {
-    ++v_;
-    return *this;
-  }
-  /// The next vertex (post-increment).
-  CompactVertexIterator operator++(int) noexcept {
-    CompactVertexIterator old = *this;
-    ++v_;
-    return old;
-  }
-  /// Same vertex.
-  [[nodiscard]] friend bool operator==(const CompactVertexIterator& a, const CompactVertexIterator& b) noexcept = default;
-
- private:
-  std::uint32_t v_ = 0;
 };
 
 /// A flat copy of a `NoisyProgram`: vertex `i` is the vertex with
@@ -178,8 +149,9 @@ template <NoisyProgram G>
 // The NoisyProgram model of CompactNoisyProgram (found by ADL).
 
 /// The vertices `0 .. size()-1`.
-[[nodiscard]] inline std::pair<CompactVertexIterator, CompactVertexIterator> vertices(const CompactNoisyProgram& p) noexcept {
-  return {CompactVertexIterator(0), CompactVertexIterator(static_cast<std::uint32_t>(p.size()))};
+[[nodiscard]] inline std::pair<IndexIterator<std::uint32_t>, IndexIterator<std::uint32_t>> vertices(
+    const CompactNoisyProgram& p) noexcept {
+  return {IndexIterator<std::uint32_t>(0), IndexIterator<std::uint32_t>(static_cast<std::uint32_t>(p.size()))};
 }
 /// The number of vertices.
 [[nodiscard]] inline std::size_t num_vertices(const CompactNoisyProgram& p) noexcept { return p.size(); }

@@ -240,9 +240,11 @@ struct SsaArrays {
     LargeArray<std::uint32_t> source_order(edge_count, 0);  // by edge number: its place in `by_source`
     edge_target.assign(edge_count, 0);
     edge_source.assign(edge_count, 0);
-    LargeArray<std::uint32_t> forwarded_begin(edge_count, 0);  // by edge: its values in `forwarded`
-    LargeArray<std::uint32_t> forwarded_end(edge_count, 0);
-    LargeArray<std::uint32_t> forwarded;                       // forwarded values, in source order
+    // What each edge forwards, in source order: edge `j` of `by_source` forwards
+    // `forwarded[forwarded_begin[j] .. forwarded_begin[j + 1])`.
+    LargeArray<std::uint32_t> forwarded_begin(1, 0);
+    forwarded_begin.reserve(edge_count + 1);
+    LargeArray<std::uint32_t> forwarded;
     forwarded.reserve(edge_count);
     // Each block's members (its arguments, then its op results) and branch
     // operands, in block order; every op result's operands, in member order.
@@ -295,13 +297,12 @@ struct SsaArrays {
         by_source.push_back(e);
         edge_target[k] = static_cast<std::uint32_t>(ti);
         edge_source[k] = static_cast<std::uint32_t>(bi);
-        forwarded_begin[k] = static_cast<std::uint32_t>(forwarded.size());
         for (const auto& x : prog.forwarded_operands(e)) {
           const std::size_t xi = kildall::value_index(prog, x);
           if (xi >= n) return false;
           forwarded.push_back(static_cast<std::uint32_t>(xi));
         }
-        forwarded_end[k] = static_cast<std::uint32_t>(forwarded.size());
+        forwarded_begin.push_back(static_cast<std::uint32_t>(forwarded.size()));
       }
     }
     is_branch_operand.assign(n, false);
@@ -322,8 +323,11 @@ struct SsaArrays {
       while (a < members.size() && is_argument[members[a]]) ++a;
       arguments[bi] = a;
     }
+    const auto forwarded_count = [&](std::size_t k) {
+      return forwarded_begin[source_order[k] + 1] - forwarded_begin[source_order[k]];
+    };
     for (std::size_t k = 0; k < edge_count; ++k) {
-      if (forwarded_end[k] - forwarded_begin[k] > arguments[edge_target[k]]) return false;  // more values than arguments
+      if (forwarded_count(k) > arguments[edge_target[k]]) return false;  // more values than arguments
     }
     edges.clear();
     edges.reserve(edge_count);
@@ -339,9 +343,9 @@ struct SsaArrays {
       for (std::size_t i = 0; i < members; ++i) {
         if (i < arguments[ti]) {
           for (std::uint32_t k = first_in[ti]; k < first_in[ti + 1]; ++k) {
-            if (forwarded_begin[k] + i < forwarded_end[k]) {
+            if (i < forwarded_count(k)) {
               incoming_edge.push_back(k);
-              incoming_value.push_back(forwarded[forwarded_begin[k] + i]);
+              incoming_value.push_back(forwarded[forwarded_begin[source_order[k]] + i]);
             }
           }
         }
