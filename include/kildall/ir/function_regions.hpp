@@ -19,6 +19,7 @@
 #include <kildall/graph/region_branch.hpp>
 #include <kildall/ir/module.hpp>
 #include <kildall/ir/op_registry.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall::ir {
 
@@ -65,8 +66,13 @@ class FunctionRegions {
   [[nodiscard]] bool has_regions() const { return !fn_->regions.empty(); }
   /// The ops of block `b`, in order.
   [[nodiscard]] Function::BlockOps ops(BlockId b) const { return fn_->ops_of(b); }
-  /// The successor slots of `b`'s terminator (none for a block without ops).
+  /// The successor slots of `b`'s terminator (none for a block without ops). Asks for the
+  /// terminator of the block `prefetch_distance` on as well: the CFG is built by calling this
+  /// block after block, and each terminator is a cache miss in a large function.
   [[nodiscard]] auto block_successors(BlockId b) const {
+    if (const BlockId ahead = b + prefetch_distance; ahead < fn_->blocks.size()) {
+      if (const OpId t = fn_->blocks[ahead].last_op; t != no_index) kildall::detail::prefetch_for_read(&fn_->ops[t]);
+    }
     const OpId term = fn_->blocks[b].last_op;
     const std::uint32_t begin = term == no_index ? 0 : fn_->ops[term].successor_begin;
     const std::uint32_t count = term == no_index ? 0 : fn_->ops[term].successor_count;
@@ -109,6 +115,7 @@ class FunctionRegions {
   }
 
  private:
+  static constexpr BlockId prefetch_distance = 8;  // blocks ahead whose terminator is asked for
   const Function* fn_;
   const OpRegistry* registry_;
 };

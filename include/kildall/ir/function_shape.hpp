@@ -52,20 +52,31 @@ class FunctionShape {
     const std::size_t n = cfg_.vertex_count();
     value_begin_.assign(n + 1, 0);
     block_values_.reserve(fn.values.size());  // op results are at most the values
-    find_opaque_entries();
     const auto push_unforwarded_arguments = [&](BlockId b) {
       if (opaque_entered_.empty() || !opaque_entered_[b]) return;
       for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) block_values_.push_back(fn.argument(b, i));
     };
     if (fn.regions.empty()) {
-      for (BlockId b = 0; b < n; ++b) {
-        push_unforwarded_arguments(b);
-        for (const OpId op : fn.ops_of(b))
-          for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
-        value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());
-      }
+      // Opaque branches are rare: this walk reads every op anyway, so it notices one ending a
+      // block, and only then are the blocks it enters marked and the walk repeated.
+      bool opaque_branch = false;
+      const auto walk = [&] {
+        block_values_.clear();
+        for (BlockId b = 0; b < n; ++b) {
+          push_unforwarded_arguments(b);
+          for (const OpId op : fn.ops_of(b)) {
+            const OpData& o = fn.ops[op];
+            for (std::uint32_t r = 0; r < o.result_count; ++r) block_values_.push_back(o.result_begin + r);
+            opaque_branch = opaque_branch || (o.successor_count != 0 && is(o.code, BuiltinOp::unregistered));
+          }
+          value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());
+        }
+      };
+      walk();
+      if (opaque_branch && (find_opaque_entries(), !opaque_entered_.empty())) walk();
       return;
     }
+    find_opaque_entries();
     for (std::uint32_t v = 0; v < n; ++v) {
       if (!cfg_.induction_bounds(v).empty()) block_values_.push_back(fn.argument(v, 0));
       if (v < fn.blocks.size()) push_unforwarded_arguments(v);

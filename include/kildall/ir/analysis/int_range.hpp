@@ -77,8 +77,9 @@ class IntRangeProblem {
 
   /// An edge of a `cf.cond_br` is executable when the condition's range allows its side.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<Interval> branch) const {
+    if (branch.empty()) return true;  // (without reading the terminator)
     const auto arm = shape_->cond_branch_arm(e);
-    if (!arm || branch.empty()) return true;
+    if (!arm) return true;
     return branch[0].contains(*arm == 0 ? 1 : 0);
   }
 

@@ -18,7 +18,7 @@
 /// `x & ~x = 0`, `x | ~x = ~0`, `select(a == b, a, b) = b`
 /// (`fold_binary_identity`), and the ones that look through an operand's
 /// defining op, `(a + b) - b = a`, `(a - b) + b = a`, `(x ^ a) ^ a = x`
-/// (`forwarded_values`: the problem names `a` as an extra operand of the
+/// (`forwarded_value`: the problem names `a` as an extra operand of the
 /// result, so the result reads, and follows, `a`'s state). All hold for every value of the unknown
 /// operands, so the lattice stays `Flat` and the transfer stays monotone.
 ///
@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <utility>
@@ -94,18 +95,6 @@ using ConstantState = Flat<std::uint64_t>;
   return found;
 }
 
-/// The op results of `fn` that always equal another value (`forwarded_value`), as
-/// `(v, forwarded)` pairs in increasing `v` (few values have one: no per-value array). SCCP
-/// names `forwarded` as an extra operand of `v` so that `v` reads, and follows, its state.
-[[nodiscard]] inline std::vector<std::pair<ValueId, ValueId>> forwarded_values(const Function& fn) {
-  std::vector<std::pair<ValueId, ValueId>> forwarded;
-  for (OpId op = 0; op < fn.ops.size(); ++op)
-    if (const ValueId found = forwarded_value(fn, op); found != no_index)
-      forwarded.emplace_back(fn.ops[op].result_begin, found);
-  std::sort(forwarded.begin(), forwarded.end());  // ops are not in value order after rewrites
-  return forwarded;
-}
-
 /// The SCCP problem of one function (models `kildall::SparseBranchProblem` over `FunctionShape`).
 class SccpProblem {
  public:
@@ -117,12 +106,7 @@ class SccpProblem {
   /// All three must outlive the problem.
   SccpProblem(const FunctionShape& shape, const OpRegistry& registry,
               const CallContext<ConstantState>* context = nullptr)
-      : shape_(&shape), fn_(&shape.function()), registry_(&registry), context_(context),
-        forwarded_(forwarded_values(shape.function())) {
-    if (forwarded_.empty()) return;
-    has_forwarded_.assign(fn_->values.size(), false);
-    for (const auto& [v, to] : forwarded_) has_forwarded_[v] = true;
-  }
+      : shape_(&shape), fn_(&shape.function()), registry_(&registry), context_(context) {}
 
   /// Function arguments are unknown, or what the calls pass (with a context).
   [[nodiscard]] ConstantState boundary(ValueId v) const {
@@ -131,17 +115,20 @@ class SccpProblem {
     return ConstantState::top();
   }
 
-  /// The value `v` always equals by a look-through identity (`forwarded_values`), read after its operands.
-  [[nodiscard]] std::span<const ValueId> extra_operands(ValueId v) const {
-    if (forwarded_.empty() || !has_forwarded_[v]) return {};
-    const auto it = std::lower_bound(forwarded_.begin(), forwarded_.end(), std::pair<ValueId, ValueId>{v, 0});
-    return {&it->second, 1};
+  /// The value op result `v` always equals by a look-through identity (`forwarded_value` of its
+  /// op), read after its operands; none for other values. Found when asked (the solve asks once
+  /// per value, while it reads the op's operands anyway), so the problem keeps no table.
+  [[nodiscard]] auto extra_operands(ValueId v) const {
+    const ValueData& value = fn_->values[v];
+    const ValueId found = value.is_block_argument ? no_index : forwarded_value(*fn_, value.owner);
+    return std::views::single(found) | std::views::take(found == no_index ? 0 : 1);
   }
 
   /// An edge of a `cf.cond_br` is executable when the condition may take its side.
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<ConstantState> branch) const {
+    if (branch.empty()) return true;  // (without reading the terminator)
     const auto arm = shape_->cond_branch_arm(e);
-    if (!arm || branch.empty()) return true;
+    if (!arm) return true;
     const ConstantState& condition = branch[0];
     if (const std::uint64_t* c = condition.if_constant()) return (*c != 0) == (*arm == 0);
     return !condition.is_bottom();
@@ -214,9 +201,7 @@ class SccpProblem {
   const FunctionShape* shape_;
   const Function* fn_;
   const OpRegistry* registry_;
-  const CallContext<ConstantState>* context_;            // null: per function
-  std::vector<std::pair<ValueId, ValueId>> forwarded_;  // (value, what it equals), by value
-  std::vector<bool> has_forwarded_;                      // by value: has an entry in `forwarded_`
+  const CallContext<ConstantState>* context_;  // null: per function
 };
 
 /// The SCCP result of one function: per-value states and executable blocks.

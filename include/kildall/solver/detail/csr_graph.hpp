@@ -5,6 +5,7 @@
 /// (operands, dependents). Models `ForwardAnalysisGraph` so that the
 /// iteration orders of `graph/` run on it unchanged.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -28,20 +29,28 @@ class CsrGraph {
     std::uint32_t target;  ///< Target index.
   };
 
-  /// Starts building row by row (rows in order): `push` targets, `end_row` after each row.
+  /// Starts building row by row (rows in order): `push` targets, `end_row` after each row. The
+  /// hints size the arrays up front; they grow (doubling) past them.
   void start_rows(std::size_t rows_hint = 0, std::size_t targets_hint = 0) {
-    begin_.clear();
-    begin_.reserve(rows_hint + 1);
-    begin_.push_back(0);
-    target_.clear();
-    target_.reserve(targets_hint);
+    begin_.assign(rows_hint + 1, 0);
+    rows_end_ = 1;  // begin_[0] = 0
+    target_.assign(targets_hint, 0);
+    pushed_ = 0;
   }
   /// Appends a target to the current row.
-  void push(std::uint32_t t) { target_.push_back(t); }
+  void push(std::uint32_t t) {
+    // Writes into arrays sized ahead: a `push_back` per target was an out-of-line call in the
+    // large loops that build the solver's arrays.
+    if (pushed_ == target_.size()) [[unlikely]] grow(target_);
+    target_[pushed_++] = t;
+  }
   /// Closes the current row.
-  void end_row() { begin_.push_back(static_cast<std::uint32_t>(target_.size())); }
+  void end_row() {
+    if (rows_end_ == begin_.size()) [[unlikely]] grow(begin_);
+    begin_[rows_end_++] = static_cast<std::uint32_t>(pushed_);
+  }
   /// Number of targets pushed so far.
-  [[nodiscard]] std::size_t pushed() const noexcept { return target_.size(); }
+  [[nodiscard]] std::size_t pushed() const noexcept { return pushed_; }
 
   /// Builds the lists of `n` nodes from the `(source, target)` pairs that
   /// `for_each_pair(emit)` emits (called twice: to count, then to fill),
@@ -56,16 +65,18 @@ class CsrGraph {
     for_each_pair([&](std::uint32_t s, std::uint32_t t) { target_[begin_[s]++] = t; });
     for (std::size_t v = n; v > 0; --v) begin_[v] = begin_[v - 1];
     begin_[0] = 0;
+    rows_end_ = n + 1;
+    pushed_ = target_.size();
   }
 
   /// Number of nodes.
-  [[nodiscard]] std::size_t size() const noexcept { return begin_.empty() ? 0 : begin_.size() - 1; }
+  [[nodiscard]] std::size_t size() const noexcept { return rows_end_ == 0 ? 0 : rows_end_ - 1; }
   /// The targets of `v`'s edges, in insertion order.
   [[nodiscard]] std::span<const std::uint32_t> targets(std::size_t v) const noexcept {
     return {target_.data() + begin_[v], begin_[v + 1] - begin_[v]};
   }
   /// Every row's targets, back to back.
-  [[nodiscard]] std::span<const std::uint32_t> targets_all() const noexcept { return {target_.data(), target_.size()}; }
+  [[nodiscard]] std::span<const std::uint32_t> targets_all() const noexcept { return {target_.data(), pushed_}; }
   /// Bytes held.
   [[nodiscard]] std::size_t bytes() const noexcept {
     return begin_.capacity() * sizeof(std::uint32_t) + target_.capacity() * sizeof(std::uint32_t);
@@ -114,8 +125,13 @@ class CsrGraph {
   friend std::size_t num_vertices(const CsrGraph& g) { return g.size(); }
 
  private:
+  static void grow(LargeArray<std::uint32_t>& a) { a.resize(std::max<std::size_t>(16, 2 * a.size())); }
+
+  // Rows and targets in use: the arrays may be longer (sized ahead by `start_rows`).
   LargeArray<std::uint32_t> begin_;
   LargeArray<std::uint32_t> target_;
+  std::size_t rows_end_ = 0;  // entries of `begin_` in use (rows + 1; 0 when never built)
+  std::size_t pushed_ = 0;    // entries of `target_` in use
 };
 
 }  // namespace kildall::detail

@@ -173,13 +173,24 @@ struct SsaArrays {
   }
 
  private:
-  template <class Extra>
-  bool derive_arrays(const Prog& prog, Extra& extra) {
+  /// The edge numbering by target block, and what each edge forwards in source order, while the
+  /// arrays are derived.
+  struct EdgeWalk {
+    LargeArray<std::uint32_t> first_in;         // by target: its first edge number (nb + 1)
+    LargeArray<std::uint32_t> slot;             // by target: its next edge number
+    LargeArray<Edge> by_source;                 // edge handles in source order
+    LargeArray<std::uint32_t> source_order;     // by edge number: its place in `by_source`
+    LargeArray<std::uint32_t> forwarded_begin;  // by place in `by_source`: its first forwarded value
+    LargeArray<std::uint32_t> forwarded;        // forwarded value indices, in source order
+  };
+
+  // The phases of `derive_arrays`, each its own function: one function of all of them was too
+  // large for the compiler to inline the small calls of its loops (each `push` was a call).
+
+  /// Block handles (unless blocks are their own index), entries and the per-value arrays.
+  bool number_blocks(const Prog& prog) {
     const auto& cfg = prog.cfg();
-    const std::size_t n = static_cast<std::size_t>(prog.value_count());
-    const std::size_t nb = vertex_count(cfg);
-    value_count = n;
-    block_count = nb;
+    const std::size_t nb = block_count;
     // Blocks that are their own index (as in most IRs' CFG views) keep no handle table.
     bool identity_blocks = std::is_integral_v<Block>;
     for (const auto& b : vertex_range(cfg)) {
@@ -214,53 +225,54 @@ struct SsaArrays {
         if (!add_entry(static_cast<Block>(b))) return false;
       }
     }
+    const std::size_t n = value_count;
     if constexpr (!identity_values) value_handles.assign(n, std::nullopt);
     block_of.assign(n, none);
     is_argument.assign(n, false);
     member_position.assign(n, none);
-    // CFG edges are numbered by target block (in source order within a target, as a CFG's
-    // in-edges usually are): count them per target first, from the CFG alone, so that each
-    // block's out-edges and what they forward are read in the walk below right after its
-    // terminator (a walk by target would reach every source's terminator anew: a cache
-    // miss per edge on a large function).
-    LargeArray<std::uint32_t> first_in(nb + 1, 0);  // by target: its first edge number
+    return true;
+  }
+
+  /// CFG edges are numbered by target block (in source order within a target, as a CFG's
+  /// in-edges usually are): counts them per target first, from the CFG alone, so that each
+  /// block's out-edges and what they forward are read in `walk_blocks` right after its
+  /// terminator (a walk by target would reach every source's terminator anew: a cache miss per
+  /// edge on a large function).
+  bool count_in_edges(const Prog& prog, EdgeWalk& w) {
+    const auto& cfg = prog.cfg();
+    const std::size_t nb = block_count;
+    w.first_in.assign(nb + 1, 0);
     for (std::size_t si = 0; si < nb; ++si) {
       for (const auto& e : out_edge_range(cfg, block_at(si))) {
         const std::size_t ti = vertex_index(cfg, target(e, cfg));
         if (ti >= nb) return false;
-        ++first_in[ti + 1];
+        ++w.first_in[ti + 1];
       }
     }
-    for (std::size_t ti = 0; ti < nb; ++ti) first_in[ti + 1] += first_in[ti];
-    const std::size_t edge_count = first_in[nb];
-    LargeArray<std::uint32_t> slot(first_in.begin(), first_in.end() - 1);  // by target: its next edge number
-    // Edge handles need only be copyable: gathered in source order, laid out by number below.
-    LargeArray<Edge> by_source;
-    by_source.reserve(edge_count);
-    LargeArray<std::uint32_t> source_order(edge_count, 0);  // by edge number: its place in `by_source`
+    for (std::size_t ti = 0; ti < nb; ++ti) w.first_in[ti + 1] += w.first_in[ti];
+    const std::size_t edge_count = w.first_in[nb];
+    w.slot.assign(w.first_in.begin(), w.first_in.end() - 1);
+    // Edge handles need only be copyable: gathered in source order, laid out by number later.
+    w.by_source.reserve(edge_count);
+    w.source_order.assign(edge_count, 0);
+    w.forwarded_begin.assign(edge_count + 1, 0);
+    w.forwarded.reserve(edge_count);
     edge_target.assign(edge_count, 0);
     edge_source.assign(edge_count, 0);
-    // What each edge forwards, in source order: edge `j` of `by_source` forwards
-    // `forwarded[forwarded_begin[j] .. forwarded_begin[j + 1])`.
-    LargeArray<std::uint32_t> forwarded_begin(1, 0);
-    forwarded_begin.reserve(edge_count + 1);
-    LargeArray<std::uint32_t> forwarded;
-    forwarded.reserve(edge_count);
-    // Each block's members (its arguments, then its op results) and branch
-    // operands, in block order; every op result's operands, in member order.
+    return true;
+  }
+
+  /// Each block's members (its arguments, then its op results) and branch operands, in block
+  /// order; every op result's operands, in member order; each block's out-edges and what they
+  /// forward.
+  template <class Extra>
+  bool walk_blocks(const Prog& prog, Extra& extra, EdgeWalk& w) {
+    const auto& cfg = prog.cfg();
+    const std::size_t n = value_count;
+    const std::size_t nb = block_count;
     block_members.start_rows(nb, n);
     branch_operands.start_rows(nb, nb);
     member_operands.start_rows(n, 2 * n);
-    auto place = [&](const Value& v, std::size_t bi, bool argument) {
-      const std::size_t vi = kildall::value_index(prog, v);
-      if (vi >= n || member_position[vi] != none) return false;  // outside the numbering, or in two places
-      if constexpr (!identity_values) value_handles[vi].emplace(v);
-      block_of[vi] = static_cast<std::uint32_t>(bi);
-      is_argument[vi] = argument;
-      member_position[vi] = static_cast<std::uint32_t>(block_members.pushed());
-      block_members.push(static_cast<std::uint32_t>(vi));
-      return true;
-    };
     auto add_operand = [&](const Value& x) {
       const std::size_t xi = kildall::value_index(prog, x);
       if (xi >= n) return false;
@@ -270,11 +282,11 @@ struct SsaArrays {
     for (std::size_t bi = 0; bi < nb; ++bi) {
       const Block b = block_at(bi);
       for (const auto& a : prog.block_arguments(b)) {
-        if (!place(a, bi, true)) return false;
+        if (!place(prog, a, bi, true)) return false;
         member_operands.end_row();
       }
       for (const auto& v : prog.block_values(b)) {
-        if (!place(v, bi, false)) return false;
+        if (!place(prog, v, bi, false)) return false;
         for (const auto& x : prog.operands(v)) {
           if (!add_operand(x)) return false;
         }
@@ -292,19 +304,41 @@ struct SsaArrays {
       branch_operands.end_row();
       for (const auto& e : out_edge_range(cfg, b)) {
         const std::size_t ti = vertex_index(cfg, target(e, cfg));
-        const std::uint32_t k = slot[ti]++;
-        source_order[k] = static_cast<std::uint32_t>(by_source.size());
-        by_source.push_back(e);
+        const std::uint32_t k = w.slot[ti]++;
+        const std::size_t j = w.by_source.size();
+        w.source_order[k] = static_cast<std::uint32_t>(j);
+        w.by_source.push_back(e);
         edge_target[k] = static_cast<std::uint32_t>(ti);
         edge_source[k] = static_cast<std::uint32_t>(bi);
         for (const auto& x : prog.forwarded_operands(e)) {
           const std::size_t xi = kildall::value_index(prog, x);
           if (xi >= n) return false;
-          forwarded.push_back(static_cast<std::uint32_t>(xi));
+          w.forwarded.push_back(static_cast<std::uint32_t>(xi));
         }
-        forwarded_begin.push_back(static_cast<std::uint32_t>(forwarded.size()));
+        w.forwarded_begin[j + 1] = static_cast<std::uint32_t>(w.forwarded.size());
       }
     }
+    return true;
+  }
+
+  /// Places value `v` as the next member of block `bi`; false when it is outside the numbering
+  /// or placed already.
+  bool place(const Prog& prog, const Value& v, std::size_t bi, bool argument) {
+    const std::size_t vi = kildall::value_index(prog, v);
+    if (vi >= value_count || member_position[vi] != none) return false;
+    if constexpr (!identity_values) value_handles[vi].emplace(v);
+    block_of[vi] = static_cast<std::uint32_t>(bi);
+    is_argument[vi] = argument;
+    member_position[vi] = static_cast<std::uint32_t>(block_members.pushed());
+    block_members.push(static_cast<std::uint32_t>(vi));
+    return true;
+  }
+
+  /// The branch uses, the edges by number, what each in-edge passes to each argument, each
+  /// block's out-edges; false when an edge passes more values than its target has arguments.
+  bool finish_edges(const EdgeWalk& w) {
+    const std::size_t n = value_count;
+    const std::size_t nb = block_count;
     is_branch_operand.assign(n, false);
     branch_uses.clear();
     branch_uses.reserve(branch_operands.pushed());
@@ -323,38 +357,51 @@ struct SsaArrays {
       while (a < members.size() && is_argument[members[a]]) ++a;
       arguments[bi] = a;
     }
+    const std::size_t edge_count = w.by_source.size();
     const auto forwarded_count = [&](std::size_t k) {
-      return forwarded_begin[source_order[k] + 1] - forwarded_begin[source_order[k]];
+      return w.forwarded_begin[w.source_order[k] + 1] - w.forwarded_begin[w.source_order[k]];
     };
     for (std::size_t k = 0; k < edge_count; ++k) {
       if (forwarded_count(k) > arguments[edge_target[k]]) return false;  // more values than arguments
     }
     edges.clear();
     edges.reserve(edge_count);
-    for (std::size_t k = 0; k < edge_count; ++k) edges.push_back(by_source[source_order[k]]);
-    incoming_begin.assign(1, 0);
-    incoming_begin.reserve(block_members.pushed() + 1);
-    incoming_edge.clear();
-    incoming_value.clear();
-    incoming_edge.reserve(forwarded.size());
-    incoming_value.reserve(forwarded.size());
+    for (std::size_t k = 0; k < edge_count; ++k) edges.push_back(w.by_source[w.source_order[k]]);
+    incoming_begin.assign(block_members.pushed() + 1, 0);
+    incoming_edge.resize(w.forwarded.size());
+    incoming_value.resize(w.forwarded.size());
+    std::size_t incoming = 0;
+    std::size_t m = 0;  // member position
     for (std::size_t ti = 0; ti < nb; ++ti) {
       const std::size_t members = block_members.targets(ti).size();
       for (std::size_t i = 0; i < members; ++i) {
         if (i < arguments[ti]) {
-          for (std::uint32_t k = first_in[ti]; k < first_in[ti + 1]; ++k) {
+          for (std::uint32_t k = w.first_in[ti]; k < w.first_in[ti + 1]; ++k) {
             if (i < forwarded_count(k)) {
-              incoming_edge.push_back(k);
-              incoming_value.push_back(forwarded[forwarded_begin[source_order[k]] + i]);
+              incoming_edge[incoming] = k;
+              incoming_value[incoming] = w.forwarded[w.forwarded_begin[w.source_order[k]] + i];
+              ++incoming;
             }
           }
         }
-        incoming_begin.push_back(static_cast<std::uint32_t>(incoming_edge.size()));
+        incoming_begin[++m] = static_cast<std::uint32_t>(incoming);
       }
     }
+    incoming_edge.resize(incoming);
+    incoming_value.resize(incoming);
     out_edges.assign_counted(nb, [&](auto&& emit) {
       for (std::uint32_t k = 0; k < edge_source.size(); ++k) emit(edge_source[k], k);
     });
+    return true;
+  }
+
+  template <class Extra>
+  bool derive_arrays(const Prog& prog, Extra& extra) {
+    value_count = static_cast<std::size_t>(prog.value_count());
+    block_count = vertex_count(prog.cfg());
+    if (!number_blocks(prog)) return false;
+    EdgeWalk w;
+    if (!count_in_edges(prog, w) || !walk_blocks(prog, extra, w) || !finish_edges(w)) return false;
     build_dependents(member_operands, dependents);
     return true;
   }
