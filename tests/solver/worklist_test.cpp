@@ -38,6 +38,41 @@ TEST_CASE("PriorityWorklist behaves as an ordered set (random operations against
   }
 }
 
+TEST_CASE("PriorityWorklist in a solver's pattern: runs pushed ahead, popped in order, a few pushed behind (against std::set)") {
+  // The pattern of a sparse solve in program order: a block's values queued together, taken
+  // lowest first, while their dependents are queued just ahead and a loop's header behind.
+  for (unsigned seed = 0; seed < 20; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const std::size_t capacity = 5'000 + rng() % 50'000;
+    kildall::PriorityWorklist worklist(capacity);
+    std::set<std::size_t> oracle;
+    std::size_t next = 0;  // the next run starts here
+    for (int round = 0; round < 2'000; ++round) {
+      const std::size_t run = 1 + rng() % 70;
+      for (std::size_t i = 0; i < run && next < capacity; ++i, ++next)
+        CHECK(worklist.push(next) == oracle.insert(next).second);
+      for (unsigned pops = rng() % 90; pops > 0 && !oracle.empty(); --pops) {
+        const std::size_t popped = worklist.pop_min();
+        REQUIRE(popped == *oracle.begin());
+        oracle.erase(oracle.begin());
+        const std::size_t ahead = popped + 1 + rng() % 200;
+        if (ahead < capacity) CHECK(worklist.push(ahead) == oracle.insert(ahead).second);
+        if (rng() % 16 == 0) {  // behind: below everything pending
+          const std::size_t behind = rng() % (popped + 1);
+          CHECK(worklist.push(behind) == oracle.insert(behind).second);
+        }
+      }
+      REQUIRE(worklist.size() == oracle.size());
+    }
+    while (!oracle.empty()) {
+      REQUIRE(worklist.pop_min() == *oracle.begin());
+      oracle.erase(oracle.begin());
+    }
+    CHECK(worklist.empty());
+  }
+}
+
 TEST_CASE("PriorityWorklist edge cases and footprint") {
   kildall::PriorityWorklist empty(0);
   CHECK(empty.empty());

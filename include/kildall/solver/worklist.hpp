@@ -12,7 +12,11 @@
 /// structure takes about 1.02 bits per node. Same idea as the van Emde Boas
 /// layout of "hierarchical bitmaps" used by many schedulers; it is written
 /// here because neither std nor Boost ships a bounded integer priority set.
+/// `pop_min` first looks at the lowest word that may hold a position (a hint
+/// kept by `push` and `pop_min`): a solve taking positions in order, as a
+/// sparse solve in program order mostly does, reads one word per pop.
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstddef>
@@ -32,6 +36,7 @@ class PriorityWorklist {
   void reset(std::size_t capacity) {
     capacity_ = capacity;
     size_ = 0;
+    low_word_ = 0;
     levels_.clear();
     std::size_t bits = capacity == 0 ? 1 : capacity;
     do {
@@ -61,6 +66,7 @@ class PriorityWorklist {
     assert(position < capacity_);
     if (contains(position)) return false;
     ++size_;
+    low_word_ = std::min(low_word_, position >> 6);
     std::size_t i = position;
     for (auto& level : levels_) {
       std::uint64_t& word = level[i >> 6];
@@ -76,8 +82,14 @@ class PriorityWorklist {
   [[nodiscard]] std::size_t pop_min() noexcept {
     assert(!empty());
     std::size_t i = 0;
-    for (std::size_t l = levels_.size(); l-- > 0;) {
-      i = (i << 6) | static_cast<std::size_t>(std::countr_zero(levels_[l][i]));
+    if (const std::uint64_t word = levels_[0][low_word_]; word != 0) {
+      // No position lies below `low_word_`'s word: its lowest bit is the minimum.
+      i = (low_word_ << 6) | static_cast<std::size_t>(std::countr_zero(word));
+    } else {
+      for (std::size_t l = levels_.size(); l-- > 0;) {
+        i = (i << 6) | static_cast<std::size_t>(std::countr_zero(levels_[l][i]));
+      }
+      low_word_ = i >> 6;
     }
     erase_present(i);
     return i;
@@ -111,6 +123,7 @@ class PriorityWorklist {
 
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
+  std::size_t low_word_ = 0;  // no position pending below this word of level 0 (a hint for `pop_min`)
   std::vector<std::vector<std::uint64_t>> levels_;  // levels_[0]: one bit per position
 };
 
