@@ -72,6 +72,7 @@
 #include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/hitting_set.hpp>
+#include <kildall/noisy/hitting_set_lp.hpp>
 #include <kildall/noisy/local_search.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
 #include <kildall/noisy/placement.hpp>
@@ -147,9 +148,14 @@ inline HittingSetResult glpk_hitting_set(const HittingSetPart& hp, std::chrono::
 /// legal. The result is always legal (verified by the noise analysis) and
 /// never worse than the greedy placement; `status` is `optimal` only when
 /// proven.
+///
+/// `cuts` (optional): on entry, cover cuts (sets of vertex indices, each
+/// hit by every legal placement of `program`) the master starts with; on
+/// return, every cut the master holds (the ones given and the ones found).
 template <NoisyProgram G>
 [[nodiscard]] PlacementResult<vertex_t<G>> lazy_placement(const G& program, const NoiseParameters& parameters,
-                                                          const PlacementOptions& options) {
+                                                          const PlacementOptions& options,
+                                                          std::vector<std::vector<std::uint32_t>>* cuts = nullptr) {
   using clock = std::chrono::steady_clock;
   using V = vertex_t<G>;
   const auto start = clock::now();
@@ -198,6 +204,8 @@ template <NoisyProgram G>
   std::iota(program_order.begin(), program_order.end(), 0u);
   if (compact.acyclic()) program_order = compact.position;
   HittingSetSolver master(n, std::move(program_order));
+  if (cuts != nullptr)
+    for (const auto& cut : *cuts) (void)master.add(cut);
   const HardPartSolver hard = [&out](const HittingSetPart& part, clock::time_point until, const std::vector<bool>& hint) {
     return glpk_hitting_set(part, until, hint, out.statistics);
   };
@@ -322,6 +330,7 @@ template <NoisyProgram G>
   out.statistics.fixed = master.fixed_count();
   out.statistics.binaries = master.elements_in_sets();
   out.statistics.cut_bound = bound;
+  if (cuts != nullptr) *cuts = master.all_sets();
   // 6. The windows (`window_decomposition.hpp`): each window's program solved
   // exactly by this strategy (without windows of its own).
   if (windows && !proven && count_of(incumbent) > 0 && clock::now() < deadline) {
@@ -337,9 +346,12 @@ template <NoisyProgram G>
         sub_options.lazy = tuning;
         sub_options.lazy.window_ops = 0;
         if (glpk_parts) sub_options.lazy.master.frontier_states = 0;
+        // The pieces' cuts feed the pooled LP: the cut loop, not the program's frontier DP (no cuts).
+        if (glpk_parts && tuning.pooled_lp) sub_options.lazy.program_frontier_states = 0;
         WindowSolution solution;
         try {
-          const PlacementResult<std::uint32_t> r = lazy_placement(sub, parameters, sub_options);
+          const PlacementResult<std::uint32_t> r =
+              lazy_placement(sub, parameters, sub_options, glpk_parts && tuning.pooled_lp ? &solution.cuts : nullptr);
           solution.reduced = placement_mask(sub, r.reduce_after);
           solution.bound = r.best_bound;
           solution.optimal = r.status == PlacementStatus::optimal;
@@ -356,8 +368,38 @@ template <NoisyProgram G>
     window_options.deadline = deadline;
     WindowBound decomposition(compact, noise_lower_bounds(least), parameters, window_options);
     const auto left = std::chrono::duration<double>(deadline - clock::now()).count();
-    decomposition.improve(solve_piece, clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-                                                           std::clamp(tuning.window_bound_share, 0.0, 1.0) * left)));
+    const auto bound_until = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+                                                std::clamp(tuning.window_bound_share, 0.0, 1.0) * left));
+    // The LP relaxation of every cut found (the cut loop's and the pieces'),
+    // in parts of `lp_part_ops` consecutive reducible ops.
+    std::vector<std::uint32_t> lp_part(n, 0);
+    if (tuning.lp_part_ops > 0) {
+      std::size_t reducible = 0;
+      for (const std::uint32_t v : window_order(compact)) {
+        lp_part[v] = static_cast<std::uint32_t>(reducible / tuning.lp_part_ops);
+        reducible += is_reducible(compact.kind[v]) ? 1 : 0;
+      }
+    }
+    double lp_seconds = 0.0;
+    const auto pooled_lp_bound = [&] {
+      std::vector<std::vector<std::uint32_t>> pool = decomposition.cuts();
+      for (const auto& cut : master.all_sets()) pool.push_back(cut);
+      const auto lp_start = clock::now();
+      const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline);
+      lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
+      out.statistics.seconds_in_glpk += lp.seconds;
+      out.statistics.pooled_cuts = pool.size();
+      out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
+      bound = std::max(bound, lp.bound);
+    };
+    if (tuning.pooled_lp) {
+      // The pieces of both decompositions (no merging yet), then the LP.
+      if (decomposition.solve_pieces(solve_piece, bound_until)) (void)decomposition.collect_shifted(solve_piece, bound_until);
+      bound = std::max(bound, decomposition.bound());
+      pooled_lp_bound();
+    } else {
+      decomposition.improve(solve_piece, bound_until);
+    }
     bound = std::max(bound, decomposition.bound());
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
       WindowSearchStatistics search;
@@ -370,8 +412,12 @@ template <NoisyProgram G>
       out.statistics.windows_improved = search.improved;
     }
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) {
-      decomposition.improve(solve_piece, deadline);
+      // Merged pieces (their cuts join the pool), then the LP again in the time its last solve took.
+      const auto reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+          tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0));
+      decomposition.improve(solve_piece, deadline - reserve);
       bound = std::max(bound, decomposition.bound());
+      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound();
     }
     out.statistics.window_bound = decomposition.bound();
     out.statistics.window_pieces = decomposition.pieces();

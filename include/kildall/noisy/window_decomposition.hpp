@@ -49,6 +49,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,9 @@ struct WindowSolution {
   std::vector<bool> reduced;  ///< A legal placement of the window's program (per vertex), empty if none.
   double bound = 0.0;         ///< A proven lower bound of the window program's fewest reductions.
   bool optimal = false;       ///< `reduced` is proven to have the fewest.
+  /// Cover cuts of the window's program (vertex lists): every legal placement
+  /// of it reduces an op of each (may be empty; the bound pools them).
+  std::vector<std::vector<std::uint32_t>> cuts;
 };
 
 /// Solves a window's program (the fewest reductions) by the given time.
@@ -175,7 +179,47 @@ class WindowBound {
       const std::uint32_t end = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order_.size());
       pieces_.push_back(Piece{starts[w], end, 1, 0.0, false, false});
     }
+    const std::vector<std::uint32_t> shifted = detail::window_starts(p_, order_, options_.ops, std::max<std::size_t>(options_.ops / 2, 1));
+    for (std::size_t w = 1; w < shifted.size(); ++w) {
+      const std::uint32_t end = w + 1 < shifted.size() ? shifted[w + 1] : static_cast<std::uint32_t>(order_.size());
+      shifted_.push_back(Piece{shifted[w], end, 1, 0.0, false, false});
+    }
   }
+
+  /// Solves the pieces not solved yet (no merging) until `options.deadline`
+  /// or `until`; true when all of them are solved.
+  bool solve_pieces(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
+    const auto stop = std::min(until, options_.deadline);
+    for (Piece& piece : pieces_) {
+      if (piece.solved) continue;
+      if (std::chrono::steady_clock::now() >= stop) return false;
+      solve_piece(piece, solve, stop);
+    }
+    return true;
+  }
+
+  /// Solves the pieces of the second decomposition, shifted by half a piece
+  /// (its boundaries in the middle of the first's pieces), for their cuts
+  /// only (`cuts()`), until `options.deadline` or `until`. Returns true when
+  /// all of them are solved.
+  bool collect_shifted(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
+    const auto stop = std::min(until, options_.deadline);
+    for (Piece& piece : shifted_) {
+      if (piece.solved) continue;
+      if (std::chrono::steady_clock::now() >= stop) return false;
+      solve_piece(piece, solve, stop);
+    }
+    return true;
+  }
+
+  /// The cover cuts found by the pieces' solves (both decompositions,
+  /// merged pieces too), over the whole program's vertices: a piece's cut
+  /// whose ops are all the piece's own. Each holds for every legal placement
+  /// of the program (a legal placement restricted to a piece is legal for
+  /// the piece's program, see the file comment), so the minimum hitting set
+  /// of all of them is a lower bound of the program's optimum that couples
+  /// neighbouring pieces.
+  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& cuts() const noexcept { return pool_; }
 
   /// Solves the pieces not solved yet, then merges neighbouring pieces (the
   /// pair of the fewest base windows first) and solves the merged ones until
@@ -184,11 +228,7 @@ class WindowBound {
   bool improve(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
     const auto stop = std::min(until, options_.deadline);
     const double before = bound();
-    for (Piece& piece : pieces_) {
-      if (piece.solved) continue;
-      if (std::chrono::steady_clock::now() >= stop) return bound() > before;
-      solve_piece(piece, solve, stop);
-    }
+    if (!solve_pieces(solve, stop)) return bound() > before;
     // Merge the neighbouring pair of the fewest windows (the leftmost of those), one at a time.
     while (pieces_.size() > 1 && std::chrono::steady_clock::now() < stop) {
       std::size_t at = 0;
@@ -225,7 +265,10 @@ class WindowBound {
   /// spends on the piece's ops); nullopt when a value from outside has a
   /// least noise below both `initial` and `input` (no op of the model has
   /// that noise, and a noisier stand-in would not be a relaxation).
-  [[nodiscard]] std::optional<CompactNoisyProgram> piece_program(std::uint32_t first, std::uint32_t last) const {
+  /// `stands_for` (optional): per vertex of the piece's program, the vertex
+  /// of the whole program it copies (a piece op), or `npos` (a stand-in).
+  [[nodiscard]] std::optional<CompactNoisyProgram> piece_program(std::uint32_t first, std::uint32_t last,
+                                                                 std::vector<std::uint32_t>* stands_for = nullptr) const {
     bool representable = true;
     detail::WindowProgramBuilder b(parameters_);
     constexpr std::uint32_t npos = detail::WindowProgramBuilder::npos;
@@ -256,6 +299,7 @@ class WindowBound {
         (void)copy(r, npos);
       }
     if (!representable) return std::nullopt;
+    if (stands_for != nullptr) *stands_for = b.stands_for();
     return b.take();
   }
 
@@ -274,12 +318,22 @@ class WindowBound {
     const auto until = std::min(stop, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                 std::chrono::duration<double>(seconds)));
     if (until <= now) return;
-    const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last);
+    std::vector<std::uint32_t> stands_for;
+    const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last, &stands_for);
     piece.solved = true;
     if (!program) return;  // no bound from this piece (but that of its halves)
     const WindowSolution s = solve(*program, until);
     piece.bound = std::max(piece.bound, s.bound);
     piece.optimal = s.optimal;
+    for (const std::vector<std::uint32_t>& cut : s.cuts) {
+      std::vector<std::uint32_t> mapped;
+      for (const std::uint32_t v : cut)
+        if (v < stands_for.size() && stands_for[v] != detail::WindowProgramBuilder::npos) mapped.push_back(stands_for[v]);
+      if (mapped.size() != cut.size() || mapped.empty()) continue;  // a stand-in in the cut: not the program's
+      std::sort(mapped.begin(), mapped.end());
+      mapped.erase(std::unique(mapped.begin(), mapped.end()), mapped.end());
+      if (known_.insert(mapped).second) pool_.push_back(std::move(mapped));
+    }
   }
 
   const CompactNoisyProgram& p_;
@@ -289,6 +343,9 @@ class WindowBound {
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> position_;
   std::vector<Piece> pieces_;
+  std::vector<Piece> shifted_;  // the second decomposition (cuts only)
+  std::vector<std::vector<std::uint32_t>> pool_;
+  std::set<std::vector<std::uint32_t>> known_;
   std::size_t merges_ = 0;
 };
 
