@@ -394,7 +394,12 @@ template <NoisyProgram G>
     };
     if (tuning.pooled_lp) {
       // The pieces of both decompositions (no merging yet), then the LP.
-      if (decomposition.solve_pieces(solve_piece, bound_until)) (void)decomposition.collect_shifted(solve_piece, bound_until);
+      if (decomposition.solve_pieces(solve_piece, bound_until)) {
+        // The pieces' placements side by side, repaired at the boundaries: a start for the search.
+        if (local && !decomposition.placement().empty())
+          if (auto repaired = repair_placement(compact, decomposition.placement(), parameters)) offer(std::move(*repaired));
+        (void)decomposition.collect_shifted(solve_piece, bound_until);
+      }
       bound = std::max(bound, decomposition.bound());
       pooled_lp_bound();
     } else {

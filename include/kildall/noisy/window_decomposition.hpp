@@ -221,6 +221,12 @@ class WindowBound {
   /// neighbouring pieces.
   [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& cuts() const noexcept { return pool_; }
 
+  /// The pieces' placements side by side (per vertex of the program; empty
+  /// before any piece is solved; the last piece solved over a vertex wins):
+  /// each piece's own is legal for its program, so the whole is legal but
+  /// near the boundaries, a start for `repair_placement`.
+  [[nodiscard]] const std::vector<bool>& placement() const noexcept { return placement_; }
+
   /// Solves the pieces not solved yet, then merges neighbouring pieces (the
   /// pair of the fewest base windows first) and solves the merged ones until
   /// `options.deadline` or `until`, whichever comes first. Returns true if
@@ -325,6 +331,12 @@ class WindowBound {
     const WindowSolution s = solve(*program, until);
     piece.bound = std::max(piece.bound, s.bound);
     piece.optimal = s.optimal;
+    if (s.reduced.size() == stands_for.size()) {
+      if (placement_.empty()) placement_.assign(p_.size(), false);
+      for (std::uint32_t k = piece.first; k < piece.last; ++k) placement_[order_[k]] = false;
+      for (std::size_t v = 0; v < stands_for.size(); ++v)
+        if (s.reduced[v] && stands_for[v] != detail::WindowProgramBuilder::npos) placement_[stands_for[v]] = true;
+    }
     for (const std::vector<std::uint32_t>& cut : s.cuts) {
       std::vector<std::uint32_t> mapped;
       for (const std::uint32_t v : cut)
@@ -345,6 +357,7 @@ class WindowBound {
   std::vector<Piece> pieces_;
   std::vector<Piece> shifted_;  // the second decomposition (cuts only)
   std::vector<std::vector<std::uint32_t>> pool_;
+  std::vector<bool> placement_;
   std::set<std::vector<std::uint32_t>> known_;
   std::size_t merges_ = 0;
 };
