@@ -37,6 +37,7 @@ struct HittingSetLpBound {
   double bound = 0.0;    ///< `ceil(certified)`: a lower bound of the minimum hitting set's size.
   bool solved = false;   ///< GLPK returned an optimal LP solution.
   double seconds = 0.0;  ///< Time in GLPK.
+  std::vector<double> values;  ///< The LP's optimal point, per element (0 for elements in no set; empty when not solved).
 };
 
 /// The certified LP bound (see the file comment) of the minimum hitting set
@@ -76,6 +77,9 @@ struct HittingSetLpBound {
   out.seconds = s.seconds;
   if (s.status != lp::SolveStatus::optimal || s.row_duals.empty()) return out;
   out.lp = s.objective;
+  out.values.assign(n, 0.0);
+  for (std::size_t e = 0; e < n; ++e)
+    if (column[e] != UINT32_MAX) out.values[e] = s.value(x[column[e]]);
   // Weak duality with the returned duals (clipped at 0), recomputed.
   std::vector<double> load(x.size(), 0.0);
   double value = 0.0;
@@ -119,6 +123,7 @@ struct HittingSetLpBound {
   HittingSetLpBound out;
   out.lp = 0.0;
   out.solved = true;
+  out.values.assign(n, 0.0);
   for (const auto& family : by_part) {
     if (family.empty()) continue;
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
@@ -130,6 +135,7 @@ struct HittingSetLpBound {
       continue;
     }
     out.lp += one.lp;
+    for (std::size_t e = 0; e < n; ++e) out.values[e] += one.values[e];
     out.certified += one.certified;
     out.bound += one.bound;
   }

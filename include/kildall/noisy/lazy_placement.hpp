@@ -381,16 +381,40 @@ template <NoisyProgram G>
       }
     }
     double lp_seconds = 0.0;
-    const auto pooled_lp_bound = [&] {
-      std::vector<std::vector<std::uint32_t>> pool = decomposition.cuts();
-      for (const auto& cut : master.all_sets()) pool.push_back(cut);
-      const auto lp_start = clock::now();
-      const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline);
-      lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
-      out.statistics.seconds_in_glpk += lp.seconds;
-      out.statistics.pooled_cuts = pool.size();
-      out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
-      bound = std::max(bound, lp.bound);
+    std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
+    const auto pooled_lp_bound = [&](std::size_t rounds) {
+      for (std::size_t round = 0; round <= rounds && clock::now() < deadline; ++round) {
+        std::vector<std::vector<std::uint32_t>> pool = decomposition.cuts();
+        for (const auto& cut : master.all_sets()) pool.push_back(cut);
+        for (const auto& cut : lp_cuts) pool.push_back(cut);
+        const auto lp_start = clock::now();
+        const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline);
+        lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
+        out.statistics.seconds_in_glpk += lp.seconds;
+        out.statistics.pooled_cuts = pool.size();
+        out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
+        bound = std::max(bound, lp.bound);
+        if (round == rounds || lp.values.size() != n) break;
+        // The LP's point rounded at 1/2: its violations give cover cuts that
+        // point violates (the cut's ops are below 1/2; short cuts sum below 1).
+        std::vector<bool> rounded(n, false);
+        for (std::size_t v = 0; v < n; ++v) rounded[v] = lp.values[v] >= 0.5 - 1e-9 && is_reducible(compact.kind[v]);
+        if (local)
+          if (auto repaired = repair_placement(compact, rounded, parameters)) offer(std::move(*repaired));
+        NoiseAnalysis<G> analysis = analysis_of(rounded);
+        const auto violations = find_noise_violations(analysis);
+        if (violations.empty()) break;
+        for (std::size_t i = 0; i < n; ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
+        std::size_t added = 0;
+        for (const auto& violation : violations) {
+          const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
+          if (auto cut = separator.separate(u, noise, rounded)) {
+            lp_cuts.push_back(std::move(cut->ops));
+            ++added;
+          }
+        }
+        if (added == 0) break;
+      }
     };
     if (tuning.pooled_lp) {
       // The pieces of both decompositions (no merging yet), then the LP.
@@ -401,7 +425,7 @@ template <NoisyProgram G>
         (void)decomposition.collect_shifted(solve_piece, bound_until);
       }
       bound = std::max(bound, decomposition.bound());
-      pooled_lp_bound();
+      pooled_lp_bound(tuning.lp_rounds);
     } else {
       decomposition.improve(solve_piece, bound_until);
     }
@@ -413,6 +437,16 @@ template <NoisyProgram G>
       std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
       if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
       if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      // Converged before the limit: windows twice as large, for half the time left.
+      const auto now = clock::now();
+      if (now < deadline && bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
+        search_options.ops *= 2;
+        search_options.window_seconds *= 2;
+        search_options.deadline = now + (deadline - now) / 2;
+        better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
+        if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
+        if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      }
       out.statistics.windows_solved = search.windows;
       out.statistics.windows_improved = search.improved;
     }
@@ -420,9 +454,12 @@ template <NoisyProgram G>
       // Merged pieces (their cuts join the pool), then the LP again in the time its last solve took.
       const auto reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
           tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0));
+      // More shifted decompositions first (on the 10,000-op w64 program four of them
+      // gave the LP 3,653 where two gave 3,640), then merges.
+      if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
       decomposition.improve(solve_piece, deadline - reserve);
       bound = std::max(bound, decomposition.bound());
-      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound();
+      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound(0);
     }
     out.statistics.window_bound = decomposition.bound();
     out.statistics.window_pieces = decomposition.pieces();

@@ -146,6 +146,8 @@ struct LazyTuning {
   /// Reducible ops per part of that LP (consecutive in the order; a cut
   /// across two parts is left out, the parts' bounds add up; 0: one LP).
   std::size_t lp_part_ops = 10000;
+  /// Rounds of that LP with cuts found at its optimal point rounded at 1/2.
+  std::size_t lp_rounds = 2;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).

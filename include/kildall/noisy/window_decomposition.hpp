@@ -179,11 +179,6 @@ class WindowBound {
       const std::uint32_t end = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order_.size());
       pieces_.push_back(Piece{starts[w], end, 1, 0.0, false, false});
     }
-    const std::vector<std::uint32_t> shifted = detail::window_starts(p_, order_, options_.ops, std::max<std::size_t>(options_.ops / 2, 1));
-    for (std::size_t w = 1; w < shifted.size(); ++w) {
-      const std::uint32_t end = w + 1 < shifted.size() ? shifted[w + 1] : static_cast<std::uint32_t>(order_.size());
-      shifted_.push_back(Piece{shifted[w], end, 1, 0.0, false, false});
-    }
   }
 
   /// Solves the pieces not solved yet (no merging) until `options.deadline`
@@ -198,17 +193,33 @@ class WindowBound {
     return true;
   }
 
-  /// Solves the pieces of the second decomposition, shifted by half a piece
-  /// (its boundaries in the middle of the first's pieces), for their cuts
-  /// only (`cuts()`), until `options.deadline` or `until`. Returns true when
-  /// all of them are solved.
-  bool collect_shifted(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
+  /// Solves the pieces of the first `decompositions` shifted decompositions
+  /// (by 1/2, 1/4, 3/4, 1/8, 3/8, ... of a piece: boundaries inside the other
+  /// decompositions' pieces) for their cuts only (`cuts()`), until
+  /// `options.deadline` or `until`. Returns true when all of them are solved.
+  bool collect_shifted(const WindowSolver& solve, std::chrono::steady_clock::time_point until, std::size_t decompositions = 1) {
     const auto stop = std::min(until, options_.deadline);
-    for (Piece& piece : shifted_) {
-      if (piece.solved) continue;
-      if (std::chrono::steady_clock::now() >= stop) return false;
-      solve_piece(piece, solve, stop);
+    while (shifted_.size() < decompositions) {
+      // The k-th shift (k = 1, 2, ...): (2j + 1) / 2^(m + 1) of a piece, for k = 2^m + j.
+      const std::size_t k = shifted_.size() + 1;
+      std::size_t m = 0;
+      while ((std::size_t{2} << m) <= k) ++m;
+      const std::size_t j = k - (std::size_t{1} << m);
+      const std::size_t offset = std::max<std::size_t>(options_.ops * (2 * j + 1) / (std::size_t{2} << m), 1);
+      const std::vector<std::uint32_t> starts = detail::window_starts(p_, order_, options_.ops, offset);
+      std::vector<Piece> pieces;
+      for (std::size_t w = 1; w < starts.size(); ++w) {
+        const std::uint32_t end = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order_.size());
+        pieces.push_back(Piece{starts[w], end, 1, 0.0, false, false});
+      }
+      shifted_.push_back(std::move(pieces));
     }
+    for (std::size_t d = 0; d < decompositions; ++d)
+      for (Piece& piece : shifted_[d]) {
+        if (piece.solved) continue;
+        if (std::chrono::steady_clock::now() >= stop) return false;
+        solve_piece(piece, solve, stop);
+      }
     return true;
   }
 
@@ -355,7 +366,7 @@ class WindowBound {
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> position_;
   std::vector<Piece> pieces_;
-  std::vector<Piece> shifted_;  // the second decomposition (cuts only)
+  std::vector<std::vector<Piece>> shifted_;  // the shifted decompositions (cuts only)
   std::vector<std::vector<std::uint32_t>> pool_;
   std::vector<bool> placement_;
   std::set<std::vector<std::uint32_t>> known_;
