@@ -382,7 +382,8 @@ template <NoisyProgram G>
     }
     double lp_seconds = 0.0;
     std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
-    const auto pooled_lp_bound = [&](std::size_t rounds) {
+    // Rounds after the first only while one more fits before `until`.
+    const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until) {
       for (std::size_t round = 0; round <= rounds && clock::now() < deadline; ++round) {
         std::vector<std::vector<std::uint32_t>> pool = decomposition.cuts();
         for (const auto& cut : master.all_sets()) pool.push_back(cut);
@@ -395,6 +396,7 @@ template <NoisyProgram G>
         out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
         bound = std::max(bound, lp.bound);
         if (round == rounds || lp.values.size() != n) break;
+        if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * lp_seconds)) > until) break;
         // The LP's point rounded at 1/2: its violations give cover cuts that
         // point violates (the cut's ops are below 1/2; short cuts sum below 1).
         std::vector<bool> rounded(n, false);
@@ -425,7 +427,7 @@ template <NoisyProgram G>
         (void)decomposition.collect_shifted(solve_piece, bound_until);
       }
       bound = std::max(bound, decomposition.bound());
-      pooled_lp_bound(tuning.lp_rounds);
+      pooled_lp_bound(tuning.lp_rounds, bound_until);
     } else {
       decomposition.improve(solve_piece, bound_until);
     }
@@ -459,7 +461,7 @@ template <NoisyProgram G>
       if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
       decomposition.improve(solve_piece, deadline - reserve);
       bound = std::max(bound, decomposition.bound());
-      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound(0);
+      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound(0, deadline);
     }
     out.statistics.window_bound = decomposition.bound();
     out.statistics.window_pieces = decomposition.pieces();
