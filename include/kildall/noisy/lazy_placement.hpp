@@ -36,7 +36,10 @@
 ///      solved exactly by this strategy (`window_bound_share` of the time
 ///      left), then large neighbourhood search over windows of the incumbent
 ///      (each window re-solved exactly with the rest held), then the bound
-///      again with what is left. The best bound (cuts or pieces) is reported.
+///      again with what is left. With `LazyTuning::pooled_lp`, the cuts of
+///      the pieces (of decompositions shifted against each other) and of the
+///      cut loop are pooled and the LP relaxation of their hitting set
+///      (`hitting_set_lp.hpp`) is a bound too. The best bound is reported.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned
@@ -149,9 +152,8 @@ inline HittingSetResult glpk_hitting_set(const HittingSetPart& hp, std::chrono::
 /// never worse than the greedy placement; `status` is `optimal` only when
 /// proven.
 ///
-/// `cuts` (optional): on entry, cover cuts (sets of vertex indices, each
-/// hit by every legal placement of `program`) the master starts with; on
-/// return, every cut the master holds (the ones given and the ones found).
+/// `cuts` (optional): set to every cover cut the cut loop found (vertex
+/// index lists; each is hit by every legal placement of `program`).
 template <NoisyProgram G>
 [[nodiscard]] PlacementResult<vertex_t<G>> lazy_placement(const G& program, const NoiseParameters& parameters,
                                                           const PlacementOptions& options,
@@ -204,8 +206,6 @@ template <NoisyProgram G>
   std::iota(program_order.begin(), program_order.end(), 0u);
   if (compact.acyclic()) program_order = compact.position;
   HittingSetSolver master(n, std::move(program_order));
-  if (cuts != nullptr)
-    for (const auto& cut : *cuts) (void)master.add(cut);
   const HardPartSolver hard = [&out](const HittingSetPart& part, clock::time_point until, const std::vector<bool>& hint) {
     return glpk_hitting_set(part, until, hint, out.statistics);
   };

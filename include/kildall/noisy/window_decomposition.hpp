@@ -25,6 +25,17 @@
 /// next piece needs of a piece's values back into it (a product needs both
 /// operands near `initial`), which a plain split at the boundary loses.
 ///
+/// **The pooled cuts** (`WindowBound::cuts`): a cover cut of a piece's
+/// program whose ops are all the piece's own holds for the whole program
+/// (by the same restriction), so the cuts found by the pieces' solves, of
+/// the base decomposition and of decompositions shifted by 1/2, 1/4, 3/4,
+/// ... of a piece (`collect_shifted`: each boundary falls inside pieces of
+/// the others), can be pooled into one hitting-set relaxation that couples
+/// neighbouring pieces (the lazy strategy bounds it by its LP relaxation,
+/// `hitting_set_lp.hpp`; cf. the overlapping subproblems of Lagrangian
+/// decomposition, Guignard and Kim 1987, which here share their cuts
+/// instead of being priced).
+///
 /// **The placement** (`improve_by_windows`): large neighbourhood search
 /// (Shaw 1998, "Using constraint programming and local search methods to
 /// solve vehicle routing problems"): for a window of the order, hold the
