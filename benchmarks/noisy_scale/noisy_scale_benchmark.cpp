@@ -79,6 +79,8 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["tie_break"] = s.tie_break_optimal ? 1.0 : 0.0;
   state.counters["cut_bound"] = s.cut_bound;
   state.counters["window_bound"] = s.window_bound;
+  state.counters["lp_bound"] = s.lp_bound;
+  state.counters["pooled_cuts"] = static_cast<double>(s.pooled_cuts);
   state.counters["pieces"] = static_cast<double>(s.window_pieces);
   state.counters["windows"] = static_cast<double>(s.windows_solved);
   state.counters["improved"] = static_cast<double>(s.windows_improved);

@@ -1,4 +1,4 @@
-// window_decomposition (the bound by decomposition into windows, the neighbourhood search over windows); oracle: brute force over all placements with the independent evaluator.
+// window_decomposition (the bound by decomposition into windows, its pooled cuts and shifted decompositions, the neighbourhood search over windows); oracle: brute force over all placements with the independent evaluator.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 #include <kildall/noisy/cover_cuts.hpp>
 #include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
+#include <kildall/noisy/hitting_set_lp.hpp>
+#include <kildall/noisy/lazy_placement.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
 #include <kildall/noisy/placement.hpp>
 #include <kildall/noisy/window_decomposition.hpp>
@@ -33,6 +35,26 @@ WindowSolver exact_solver(const NoiseParameters& parameters) {
       s.reduced = r->reduced;
       s.bound = static_cast<double>(r->count);
       s.optimal = true;
+    }
+    return s;
+  };
+}
+
+// A window solver that also returns its cuts: the lazy strategy's cut loop
+// (without the program's frontier DP, which finds no cuts).
+WindowSolver cut_loop_solver(const NoiseParameters& parameters) {
+  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point) {
+    WindowSolution s;
+    PlacementOptions o;
+    o.prefer_early = false;
+    o.lazy.window_ops = 0;
+    o.lazy.program_frontier_states = 0;
+    try {
+      const auto r = detail::lazy_placement(sub, parameters, o, &s.cuts);
+      s.reduced = placement_mask(sub, r.reduce_after);
+      s.bound = r.best_bound;
+      s.optimal = r.status == PlacementStatus::optimal;
+    } catch (const PlacementError&) {
     }
     return s;
   };
@@ -120,6 +142,55 @@ TEST_CASE("the bound by decomposition is at most the brute-force optimum, and eq
   MESSAGE(compared << " programs; a positive base bound in " << positive << " decompositions");
   CHECK(compared > 120);
   CHECK(positive > 100);
+}
+
+TEST_CASE("the pooled cuts (pieces of the base, three shifted and the merged decompositions) hold for every legal placement; their LP bound is at most the optimum") {
+  int compared = 0, with_cuts = 0, lp_above_pieces = 0;
+  for (std::uint32_t seed = 1; seed <= 160; ++seed) {
+    const Dag g = program_for(seed);
+    const NoiseParameters p = parameters_for(seed);
+    const auto red = noisy_test::reducible_vertices(g);
+    if (red.size() > 14) continue;
+    std::vector<std::vector<bool>> legal;  // every legal placement, by the independent evaluator
+    for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << red.size()); ++mask) {
+      std::vector<bool> reduced(boost::num_vertices(g), false);
+      for (std::size_t i = 0; i < red.size(); ++i) reduced[red[i]] = (mask >> i & 1) != 0;
+      if (noisy_test::evaluate(g, reduced, p.initial, p.maximum).legal) legal.push_back(std::move(reduced));
+    }
+    if (legal.empty()) continue;
+    std::size_t best = boost::num_vertices(g);
+    for (const auto& mask : legal) best = std::min(best, count(mask));
+    CAPTURE(seed);
+    const CompactNoisyProgram compact = compact_program(g);
+    const auto least = noise_lower_bounds(least_possible_noise(g, p));
+    for (const std::size_t ops : {2, 3}) {
+      WindowOptions o;
+      o.ops = ops;
+      WindowBound decomposition(compact, least, p, o);
+      const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
+      CHECK(decomposition.solve_pieces(cut_loop_solver(p), far));
+      const double pieces = decomposition.bound();
+      CHECK(decomposition.collect_shifted(cut_loop_solver(p), far, 3));
+      (void)decomposition.improve(cut_loop_solver(p), far);
+      const auto& cuts = decomposition.cuts();
+      for (const auto& cut : cuts) {
+        REQUIRE(!cut.empty());
+        for (const auto& mask : legal) CHECK(std::any_of(cut.begin(), cut.end(), [&](std::uint32_t v) { return mask[v]; }));
+      }
+      const HittingSetLpBound lp = hitting_set_lp_bound(compact.size(), cuts, 60.0);
+      CHECK(lp.bound <= static_cast<double>(best));
+      CHECK(decomposition.bound() <= static_cast<double>(best) + 1e-9);
+      with_cuts += cuts.empty() ? 0 : 1;
+      lp_above_pieces += lp.bound > pieces + 1e-9 ? 1 : 0;
+      // The pieces' placements side by side cover every vertex once a piece is solved.
+      CHECK(decomposition.placement().size() == compact.size());
+    }
+    ++compared;
+  }
+  MESSAGE(compared << " programs; " << with_cuts << " pools with cuts; the LP above the base pieces' sum in " << lp_above_pieces);
+  CHECK(compared > 100);
+  CHECK(with_cuts > 100);
+  CHECK(lp_above_pieces > 0);
 }
 
 TEST_CASE("the bound holds when time runs out (unsolved pieces count 0) and for unproven pieces (their bound)") {

@@ -36,7 +36,10 @@
 ///      solved exactly by this strategy (`window_bound_share` of the time
 ///      left), then large neighbourhood search over windows of the incumbent
 ///      (each window re-solved exactly with the rest held), then the bound
-///      again with what is left. The best bound (cuts or pieces) is reported.
+///      again with what is left. With `LazyTuning::pooled_lp`, the cuts of
+///      the pieces (of decompositions shifted against each other) and of the
+///      cut loop are pooled and the LP relaxation of their hitting set
+///      (`hitting_set_lp.hpp`) is a bound too. The best bound is reported.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned
@@ -72,6 +75,7 @@
 #include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/hitting_set.hpp>
+#include <kildall/noisy/hitting_set_lp.hpp>
 #include <kildall/noisy/local_search.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
 #include <kildall/noisy/placement.hpp>
@@ -147,9 +151,13 @@ inline HittingSetResult glpk_hitting_set(const HittingSetPart& hp, std::chrono::
 /// legal. The result is always legal (verified by the noise analysis) and
 /// never worse than the greedy placement; `status` is `optimal` only when
 /// proven.
+///
+/// `cuts` (optional): set to every cover cut the cut loop found (vertex
+/// index lists; each is hit by every legal placement of `program`).
 template <NoisyProgram G>
 [[nodiscard]] PlacementResult<vertex_t<G>> lazy_placement(const G& program, const NoiseParameters& parameters,
-                                                          const PlacementOptions& options) {
+                                                          const PlacementOptions& options,
+                                                          std::vector<std::vector<std::uint32_t>>* cuts = nullptr) {
   using clock = std::chrono::steady_clock;
   using V = vertex_t<G>;
   const auto start = clock::now();
@@ -322,6 +330,7 @@ template <NoisyProgram G>
   out.statistics.fixed = master.fixed_count();
   out.statistics.binaries = master.elements_in_sets();
   out.statistics.cut_bound = bound;
+  if (cuts != nullptr) *cuts = master.all_sets();
   // 6. The windows (`window_decomposition.hpp`): each window's program solved
   // exactly by this strategy (without windows of its own).
   if (windows && !proven && count_of(incumbent) > 0 && clock::now() < deadline) {
@@ -337,9 +346,12 @@ template <NoisyProgram G>
         sub_options.lazy = tuning;
         sub_options.lazy.window_ops = 0;
         if (glpk_parts) sub_options.lazy.master.frontier_states = 0;
+        // The pieces' cuts feed the pooled LP: the cut loop, not the program's frontier DP (no cuts).
+        if (glpk_parts && tuning.pooled_lp) sub_options.lazy.program_frontier_states = 0;
         WindowSolution solution;
         try {
-          const PlacementResult<std::uint32_t> r = lazy_placement(sub, parameters, sub_options);
+          const PlacementResult<std::uint32_t> r =
+              lazy_placement(sub, parameters, sub_options, glpk_parts && tuning.pooled_lp ? &solution.cuts : nullptr);
           solution.reduced = placement_mask(sub, r.reduce_after);
           solution.bound = r.best_bound;
           solution.optimal = r.status == PlacementStatus::optimal;
@@ -356,8 +368,69 @@ template <NoisyProgram G>
     window_options.deadline = deadline;
     WindowBound decomposition(compact, noise_lower_bounds(least), parameters, window_options);
     const auto left = std::chrono::duration<double>(deadline - clock::now()).count();
-    decomposition.improve(solve_piece, clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-                                                           std::clamp(tuning.window_bound_share, 0.0, 1.0) * left)));
+    const auto bound_until = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+                                                std::clamp(tuning.window_bound_share, 0.0, 1.0) * left));
+    // The LP relaxation of every cut found (the cut loop's and the pieces'),
+    // in parts of `lp_part_ops` consecutive reducible ops.
+    std::vector<std::uint32_t> lp_part(n, 0);
+    if (tuning.lp_part_ops > 0) {
+      std::size_t reducible = 0;
+      for (const std::uint32_t v : window_order(compact)) {
+        lp_part[v] = static_cast<std::uint32_t>(reducible / tuning.lp_part_ops);
+        reducible += is_reducible(compact.kind[v]) ? 1 : 0;
+      }
+    }
+    double lp_seconds = 0.0;
+    std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
+    // Rounds after the first only while one more fits before `until`.
+    const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until) {
+      for (std::size_t round = 0; round <= rounds && clock::now() < deadline; ++round) {
+        std::vector<std::vector<std::uint32_t>> pool = decomposition.cuts();
+        for (const auto& cut : master.all_sets()) pool.push_back(cut);
+        for (const auto& cut : lp_cuts) pool.push_back(cut);
+        const auto lp_start = clock::now();
+        const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline);
+        lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
+        out.statistics.seconds_in_glpk += lp.seconds;
+        out.statistics.pooled_cuts = pool.size();
+        out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
+        bound = std::max(bound, lp.bound);
+        if (round == rounds || lp.values.size() != n) break;
+        if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * lp_seconds)) > until) break;
+        // The LP's point rounded at 1/2: its violations give cover cuts that
+        // point violates (the cut's ops are below 1/2; short cuts sum below 1).
+        std::vector<bool> rounded(n, false);
+        for (std::size_t v = 0; v < n; ++v) rounded[v] = lp.values[v] >= 0.5 - 1e-9 && is_reducible(compact.kind[v]);
+        if (local)
+          if (auto repaired = repair_placement(compact, rounded, parameters)) offer(std::move(*repaired));
+        NoiseAnalysis<G> analysis = analysis_of(rounded);
+        const auto violations = find_noise_violations(analysis);
+        if (violations.empty()) break;
+        for (std::size_t i = 0; i < n; ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
+        std::size_t added = 0;
+        for (const auto& violation : violations) {
+          const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
+          if (auto cut = separator.separate(u, noise, rounded)) {
+            lp_cuts.push_back(std::move(cut->ops));
+            ++added;
+          }
+        }
+        if (added == 0) break;
+      }
+    };
+    if (tuning.pooled_lp) {
+      // The pieces of both decompositions (no merging yet), then the LP.
+      if (decomposition.solve_pieces(solve_piece, bound_until)) {
+        // The pieces' placements side by side, repaired at the boundaries: a start for the search.
+        if (local && !decomposition.placement().empty())
+          if (auto repaired = repair_placement(compact, decomposition.placement(), parameters)) offer(std::move(*repaired));
+        (void)decomposition.collect_shifted(solve_piece, bound_until);
+      }
+      bound = std::max(bound, decomposition.bound());
+      pooled_lp_bound(tuning.lp_rounds, bound_until);
+    } else {
+      decomposition.improve(solve_piece, bound_until);
+    }
     bound = std::max(bound, decomposition.bound());
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
       WindowSearchStatistics search;
@@ -366,12 +439,29 @@ template <NoisyProgram G>
       std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
       if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
       if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      // Converged before the limit: windows twice as large, for half the time left.
+      const auto now = clock::now();
+      if (now < deadline && bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
+        search_options.ops *= 2;
+        search_options.window_seconds *= 2;
+        search_options.deadline = now + (deadline - now) / 2;
+        better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
+        if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
+        if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      }
       out.statistics.windows_solved = search.windows;
       out.statistics.windows_improved = search.improved;
     }
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) {
-      decomposition.improve(solve_piece, deadline);
+      // Merged pieces (their cuts join the pool), then the LP again in the time its last solve took.
+      const auto reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+          tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0));
+      // More shifted decompositions first (on the 10,000-op w64 program four of them
+      // gave the LP 3,653 where two gave 3,640), then merges.
+      if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
+      decomposition.improve(solve_piece, deadline - reserve);
       bound = std::max(bound, decomposition.bound());
+      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound(0, deadline);
     }
     out.statistics.window_bound = decomposition.bound();
     out.statistics.window_pieces = decomposition.pieces();

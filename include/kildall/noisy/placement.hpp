@@ -139,6 +139,15 @@ struct LazyTuning {
   double window_bound_share = 0.4;
   /// Time limit of one window's exact solve, seconds.
   double window_seconds = 1.0;
+  /// The bound of the windows phase also from the LP relaxation of the
+  /// hitting set of every cut found (the cut loop's and the pieces' of two
+  /// decompositions shifted by half a piece; `hitting_set_lp.hpp`).
+  bool pooled_lp = true;
+  /// Reducible ops per part of that LP (consecutive in the order; a cut
+  /// across two parts is left out, the parts' bounds add up; 0: one LP).
+  std::size_t lp_part_ops = 10000;
+  /// Rounds of that LP with cuts found at its optimal point rounded at 1/2.
+  std::size_t lp_rounds = 2;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).
@@ -205,6 +214,8 @@ struct PlacementStatistics {
   double cut_bound = 0.0;            ///< Lower bound of the cut loop's master (lazy).
   double window_bound = 0.0;         ///< Lower bound by decomposition into windows (lazy; 0: not run).
   std::size_t window_pieces = 0;     ///< Pieces of that decomposition.
+  double lp_bound = 0.0;             ///< Bound from the LP relaxation of the pooled cuts (lazy; 0: not run).
+  std::size_t pooled_cuts = 0;       ///< Cuts in that LP.
   std::size_t windows_solved = 0;    ///< Windows solved by the neighbourhood search (lazy).
   std::size_t windows_improved = 0;  ///< Of those, windows whose solution was kept.
   double seconds = 0.0;              ///< Whole call.

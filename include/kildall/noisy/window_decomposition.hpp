@@ -25,6 +25,17 @@
 /// next piece needs of a piece's values back into it (a product needs both
 /// operands near `initial`), which a plain split at the boundary loses.
 ///
+/// **The pooled cuts** (`WindowBound::cuts`): a cover cut of a piece's
+/// program whose ops are all the piece's own holds for the whole program
+/// (by the same restriction), so the cuts found by the pieces' solves, of
+/// the base decomposition and of decompositions shifted by 1/2, 1/4, 3/4,
+/// ... of a piece (`collect_shifted`: each boundary falls inside pieces of
+/// the others), can be pooled into one hitting-set relaxation that couples
+/// neighbouring pieces (the lazy strategy bounds it by its LP relaxation,
+/// `hitting_set_lp.hpp`; cf. the overlapping subproblems of Lagrangian
+/// decomposition, Guignard and Kim 1987, which here share their cuts
+/// instead of being priced).
+///
 /// **The placement** (`improve_by_windows`): large neighbourhood search
 /// (Shaw 1998, "Using constraint programming and local search methods to
 /// solve vehicle routing problems"): for a window of the order, hold the
@@ -49,6 +60,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -63,6 +75,9 @@ struct WindowSolution {
   std::vector<bool> reduced;  ///< A legal placement of the window's program (per vertex), empty if none.
   double bound = 0.0;         ///< A proven lower bound of the window program's fewest reductions.
   bool optimal = false;       ///< `reduced` is proven to have the fewest.
+  /// Cover cuts of the window's program (vertex lists): every legal placement
+  /// of it reduces an op of each (may be empty; the bound pools them).
+  std::vector<std::vector<std::uint32_t>> cuts;
 };
 
 /// Solves a window's program (the fewest reductions) by the given time.
@@ -177,6 +192,63 @@ class WindowBound {
     }
   }
 
+  /// Solves the pieces not solved yet (no merging) until `options.deadline`
+  /// or `until`; true when all of them are solved.
+  bool solve_pieces(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
+    const auto stop = std::min(until, options_.deadline);
+    for (Piece& piece : pieces_) {
+      if (piece.solved) continue;
+      if (std::chrono::steady_clock::now() >= stop) return false;
+      solve_piece(piece, solve, stop);
+    }
+    return true;
+  }
+
+  /// Solves the pieces of the first `decompositions` shifted decompositions
+  /// (by 1/2, 1/4, 3/4, 1/8, 3/8, ... of a piece: boundaries inside the other
+  /// decompositions' pieces) for their cuts only (`cuts()`), until
+  /// `options.deadline` or `until`. Returns true when all of them are solved.
+  bool collect_shifted(const WindowSolver& solve, std::chrono::steady_clock::time_point until, std::size_t decompositions = 1) {
+    const auto stop = std::min(until, options_.deadline);
+    while (shifted_.size() < decompositions) {
+      // The k-th shift (k = 1, 2, ...): (2j + 1) / 2^(m + 1) of a piece, for k = 2^m + j.
+      const std::size_t k = shifted_.size() + 1;
+      std::size_t m = 0;
+      while ((std::size_t{2} << m) <= k) ++m;
+      const std::size_t j = k - (std::size_t{1} << m);
+      const std::size_t offset = std::max<std::size_t>(options_.ops * (2 * j + 1) / (std::size_t{2} << m), 1);
+      const std::vector<std::uint32_t> starts = detail::window_starts(p_, order_, options_.ops, offset);
+      std::vector<Piece> pieces;
+      for (std::size_t w = 1; w < starts.size(); ++w) {
+        const std::uint32_t end = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order_.size());
+        pieces.push_back(Piece{starts[w], end, 1, 0.0, false, false});
+      }
+      shifted_.push_back(std::move(pieces));
+    }
+    for (std::size_t d = 0; d < decompositions; ++d)
+      for (Piece& piece : shifted_[d]) {
+        if (piece.solved) continue;
+        if (std::chrono::steady_clock::now() >= stop) return false;
+        solve_piece(piece, solve, stop);
+      }
+    return true;
+  }
+
+  /// The cover cuts found by the pieces' solves (both decompositions,
+  /// merged pieces too), over the whole program's vertices: a piece's cut
+  /// whose ops are all the piece's own. Each holds for every legal placement
+  /// of the program (a legal placement restricted to a piece is legal for
+  /// the piece's program, see the file comment), so the minimum hitting set
+  /// of all of them is a lower bound of the program's optimum that couples
+  /// neighbouring pieces.
+  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& cuts() const noexcept { return pool_; }
+
+  /// The pieces' placements side by side (per vertex of the program; empty
+  /// before any piece is solved; the last piece solved over a vertex wins):
+  /// each piece's own is legal for its program, so the whole is legal but
+  /// near the boundaries, a start for `repair_placement`.
+  [[nodiscard]] const std::vector<bool>& placement() const noexcept { return placement_; }
+
   /// Solves the pieces not solved yet, then merges neighbouring pieces (the
   /// pair of the fewest base windows first) and solves the merged ones until
   /// `options.deadline` or `until`, whichever comes first. Returns true if
@@ -184,11 +256,7 @@ class WindowBound {
   bool improve(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
     const auto stop = std::min(until, options_.deadline);
     const double before = bound();
-    for (Piece& piece : pieces_) {
-      if (piece.solved) continue;
-      if (std::chrono::steady_clock::now() >= stop) return bound() > before;
-      solve_piece(piece, solve, stop);
-    }
+    if (!solve_pieces(solve, stop)) return bound() > before;
     // Merge the neighbouring pair of the fewest windows (the leftmost of those), one at a time.
     while (pieces_.size() > 1 && std::chrono::steady_clock::now() < stop) {
       std::size_t at = 0;
@@ -225,7 +293,10 @@ class WindowBound {
   /// spends on the piece's ops); nullopt when a value from outside has a
   /// least noise below both `initial` and `input` (no op of the model has
   /// that noise, and a noisier stand-in would not be a relaxation).
-  [[nodiscard]] std::optional<CompactNoisyProgram> piece_program(std::uint32_t first, std::uint32_t last) const {
+  /// `stands_for` (optional): per vertex of the piece's program, the vertex
+  /// of the whole program it copies (a piece op), or `npos` (a stand-in).
+  [[nodiscard]] std::optional<CompactNoisyProgram> piece_program(std::uint32_t first, std::uint32_t last,
+                                                                 std::vector<std::uint32_t>* stands_for = nullptr) const {
     bool representable = true;
     detail::WindowProgramBuilder b(parameters_);
     constexpr std::uint32_t npos = detail::WindowProgramBuilder::npos;
@@ -256,6 +327,7 @@ class WindowBound {
         (void)copy(r, npos);
       }
     if (!representable) return std::nullopt;
+    if (stands_for != nullptr) *stands_for = b.stands_for();
     return b.take();
   }
 
@@ -274,12 +346,28 @@ class WindowBound {
     const auto until = std::min(stop, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                 std::chrono::duration<double>(seconds)));
     if (until <= now) return;
-    const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last);
+    std::vector<std::uint32_t> stands_for;
+    const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last, &stands_for);
     piece.solved = true;
     if (!program) return;  // no bound from this piece (but that of its halves)
     const WindowSolution s = solve(*program, until);
     piece.bound = std::max(piece.bound, s.bound);
     piece.optimal = s.optimal;
+    if (s.reduced.size() == stands_for.size()) {
+      if (placement_.empty()) placement_.assign(p_.size(), false);
+      for (std::uint32_t k = piece.first; k < piece.last; ++k) placement_[order_[k]] = false;
+      for (std::size_t v = 0; v < stands_for.size(); ++v)
+        if (s.reduced[v] && stands_for[v] != detail::WindowProgramBuilder::npos) placement_[stands_for[v]] = true;
+    }
+    for (const std::vector<std::uint32_t>& cut : s.cuts) {
+      std::vector<std::uint32_t> mapped;
+      for (const std::uint32_t v : cut)
+        if (v < stands_for.size() && stands_for[v] != detail::WindowProgramBuilder::npos) mapped.push_back(stands_for[v]);
+      if (mapped.size() != cut.size() || mapped.empty()) continue;  // a stand-in in the cut: not the program's
+      std::sort(mapped.begin(), mapped.end());
+      mapped.erase(std::unique(mapped.begin(), mapped.end()), mapped.end());
+      if (known_.insert(mapped).second) pool_.push_back(std::move(mapped));
+    }
   }
 
   const CompactNoisyProgram& p_;
@@ -289,6 +377,10 @@ class WindowBound {
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> position_;
   std::vector<Piece> pieces_;
+  std::vector<std::vector<Piece>> shifted_;  // the shifted decompositions (cuts only)
+  std::vector<std::vector<std::uint32_t>> pool_;
+  std::vector<bool> placement_;
+  std::set<std::vector<std::uint32_t>> known_;
   std::size_t merges_ = 0;
 };
 

@@ -1,0 +1,145 @@
+#pragma once
+/// \file
+/// A certified lower bound of a minimum hitting set from its linear
+/// programming relaxation (Lovász 1975, "On the ratio of optimal integral and
+/// fractional covers"): minimise the sum of `x_e` over `0 <= x_e <= 1` with
+/// `sum_{e in S} x_e >= 1` for every set `S`, solved by GLPK's simplex. The
+/// bound is not GLPK's objective but the value of the dual solution it
+/// returns, recomputed here (weak duality; the certificate idea of Neumaier
+/// and Shcherbina 2004, "Safe bounds in linear and mixed-integer linear
+/// programming"): for any `y_S >= 0`, with `load_e = sum_{S ∋ e} y_S`,
+/// every hitting set `H` has `|H| >= sum_S y_S - sum_e max(0, load_e - 1)`
+/// (`|H| >= sum_{e in H} (load_e - max(0, load_e - 1))` and each set holds
+/// an element of `H`). The value is lowered by a margin for rounding, and the
+/// integer bound is its ceiling. Large families may be split into parts of
+/// disjoint elements (`hitting_set_lp_bound_by_parts`): the sets across two
+/// parts are left out (a relaxation), and the parts' bounds add up. Used by the lazy strategy's windows phase
+/// (`lazy_placement.hpp`) on the cuts pooled from the pieces of its
+/// decompositions. Needs the `kildall::glpk` (GPL) target.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <kildall/lp/glpk.hpp>
+#include <kildall/lp/model.hpp>
+
+namespace kildall::noisy {
+
+/// The LP relaxation bound of a minimum hitting set.
+struct HittingSetLpBound {
+  double lp = 0.0;       ///< GLPK's LP optimum (informative; NaN when not solved).
+  double certified = 0.0;  ///< The dual solution's value, recomputed and lowered by a rounding margin (0 when not solved).
+  double bound = 0.0;    ///< `ceil(certified)`: a lower bound of the minimum hitting set's size.
+  bool solved = false;   ///< GLPK returned an optimal LP solution.
+  double seconds = 0.0;  ///< Time in GLPK.
+  std::vector<double> values;  ///< The LP's optimal point, per element (0 for elements in no set; empty when not solved).
+};
+
+/// The certified LP bound (see the file comment) of the minimum hitting set
+/// of `sets` (element lists over `0..n-1`; none may be empty), within
+/// `time_limit_seconds`. With no sets, or when GLPK does not finish, the bound
+/// is 0.
+[[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets,
+                                                            double time_limit_seconds) {
+  for (const auto& set : sets)
+    for (const std::uint32_t e : set)
+      if (e >= n) throw std::invalid_argument("hitting_set_lp_bound: element out of range");
+  HittingSetLpBound out;
+  out.lp = std::nan("");
+  if (sets.empty() || time_limit_seconds <= 0.0) return out;
+  lp::Model model;
+  std::vector<std::uint32_t> column(n, UINT32_MAX);
+  std::vector<lp::Var> x;
+  std::vector<lp::ConstraintRef> rows;
+  rows.reserve(sets.size());
+  for (const auto& set : sets) {
+    lp::LinExpr row;
+    for (const std::uint32_t e : set) {
+      if (column[e] == UINT32_MAX) {
+        column[e] = static_cast<std::uint32_t>(x.size());
+        x.push_back(model.add_continuous(0.0, 1.0));
+      }
+      row += lp::LinExpr(x[column[e]]);
+    }
+    rows.push_back(model.add(row >= 1.0));
+  }
+  lp::LinExpr total;
+  for (const lp::Var& v : x) total += lp::LinExpr(v);
+  model.minimize(total);
+  lp::GlpkOptions options;
+  options.time_limit_seconds = time_limit_seconds;
+  const lp::Solution s = lp::GlpkSolver(options).solve(model);
+  out.seconds = s.seconds;
+  if (s.status != lp::SolveStatus::optimal || s.row_duals.empty()) return out;
+  out.lp = s.objective;
+  out.values.assign(n, 0.0);
+  for (std::size_t e = 0; e < n; ++e)
+    if (column[e] != UINT32_MAX) out.values[e] = s.value(x[column[e]]);
+  // Weak duality with the returned duals (clipped at 0), recomputed.
+  std::vector<double> load(x.size(), 0.0);
+  double value = 0.0;
+  std::size_t terms = 0;
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const double dual = s.dual(rows[i]);
+    const double y = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
+    value += y;
+    for (const std::uint32_t e : sets[i]) load[column[e]] += y;
+    terms += sets[i].size() + 1;
+  }
+  for (const double l : load) value -= std::max(0.0, l - 1.0);
+  // Rounding: each of the `terms` additions errs by at most a few ulps of the
+  // partial sums (at most `value`-sized); a generous margin.
+  const double margin = 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(value));
+  out.certified = std::max(0.0, value - margin);
+  out.bound = std::ceil(out.certified);
+  out.solved = true;
+  return out;
+}
+
+/// The sum of the certified LP bounds of the parts: `part[e]` is the part of
+/// element `e` (parts are numbered from 0); a set with elements of two parts
+/// is left out. Each part gets the time left until `deadline`; a part GLPK
+/// does not finish adds 0 (the sum stays a bound). `solved`: every part was.
+[[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound_by_parts(std::size_t n,
+                                                                     const std::vector<std::vector<std::uint32_t>>& sets,
+                                                                     const std::vector<std::uint32_t>& part,
+                                                                     std::chrono::steady_clock::time_point deadline) {
+  if (part.size() != n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: one part per element");
+  std::uint32_t parts = 0;
+  for (const std::uint32_t k : part) parts = std::max(parts, k + 1);
+  std::vector<std::vector<std::vector<std::uint32_t>>> by_part(parts);
+  for (const auto& set : sets) {
+    if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound_by_parts: an empty set can never be hit");
+    for (const std::uint32_t e : set)
+      if (e >= n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: element out of range");
+    const std::uint32_t k = part[set.front()];
+    if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) by_part[k].push_back(set);
+  }
+  HittingSetLpBound out;
+  out.lp = 0.0;
+  out.solved = true;
+  out.values.assign(n, 0.0);
+  for (const auto& family : by_part) {
+    if (family.empty()) continue;
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    const HittingSetLpBound one = hitting_set_lp_bound(n, family, left);
+    out.seconds += one.seconds;
+    if (!one.solved) {
+      out.solved = false;
+      out.lp = std::nan("");
+      continue;
+    }
+    out.lp += one.lp;
+    for (std::size_t e = 0; e < n; ++e) out.values[e] += one.values[e];
+    out.certified += one.certified;
+    out.bound += one.bound;
+  }
+  return out;
+}
+
+}  // namespace kildall::noisy

@@ -1,0 +1,106 @@
+// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts); oracle: brute force over all subsets of small random instances, and instances with a known LP optimum.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include <kildall/noisy/hitting_set_lp.hpp>
+
+using namespace kildall::noisy;
+
+namespace {
+
+using Sets = std::vector<std::vector<std::uint32_t>>;
+
+// The size of a minimum hitting set, by trying every subset (n <= 16).
+int brute_force(std::size_t n, const Sets& sets) {
+  int best = static_cast<int>(n) + 1;
+  for (std::uint32_t s = 0; s < (std::uint32_t{1} << n); ++s) {
+    const int count = std::popcount(s);
+    if (count >= best) continue;
+    const bool hits = std::all_of(sets.begin(), sets.end(), [&](const auto& set) {
+      return std::any_of(set.begin(), set.end(), [&](std::uint32_t e) { return (s >> e & 1u) != 0; });
+    });
+    if (hits) best = count;
+  }
+  return best;
+}
+
+// Random sets of 1-4 elements over n elements, near each other (the shape of cover cuts along a program).
+Sets random_sets(std::mt19937& rng, std::size_t n, std::size_t count) {
+  Sets sets;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t first = static_cast<std::uint32_t>(rng() % n);
+    std::vector<std::uint32_t> set{first};
+    for (std::size_t k = rng() % 4; k > 0; --k) set.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(n - 1, first + rng() % 4)));
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    sets.push_back(set);
+  }
+  return sets;
+}
+
+constexpr double seconds = 30.0;
+
+}  // namespace
+
+TEST_CASE("the certified LP bound is at most the brute-force minimum, and at least the LP optimum rounded down") {
+  std::mt19937 rng(18);
+  int below = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t n = 3 + rng() % 12;
+    const Sets sets = random_sets(rng, n, 1 + rng() % 14);
+    CAPTURE(trial);
+    const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, seconds);
+    REQUIRE(lp.solved);
+    const int best = brute_force(n, sets);
+    CHECK(lp.bound <= static_cast<double>(best));
+    CHECK(lp.certified <= lp.lp + 1e-9);
+    CHECK(lp.bound >= std::floor(lp.lp + 1e-6));  // the dual's value is the LP optimum (strong duality)
+    below += lp.bound < best ? 1 : 0;
+  }
+  CHECK(below > 0);  // the relaxation is not exact on every instance (else the test above proves little)
+}
+
+TEST_CASE("known LP optima: an odd cycle of pairs (LP 2.5, bound 3), a set and its elements, no sets") {
+  const Sets cycle{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}};
+  const HittingSetLpBound five = hitting_set_lp_bound(5, cycle, seconds);
+  CHECK(five.lp == doctest::Approx(2.5));
+  CHECK(five.bound == 3.0);
+  const HittingSetLpBound disjoint = hitting_set_lp_bound(6, {{0, 1, 2}, {3}, {4}, {5, 0}}, seconds);
+  CHECK(disjoint.bound == 3.0);
+  const HittingSetLpBound none = hitting_set_lp_bound(4, {}, seconds);
+  CHECK(none.bound == 0.0);
+  CHECK_FALSE(none.solved);
+  CHECK_THROWS_AS((void)hitting_set_lp_bound(2, {{0, 2}}, seconds), std::invalid_argument);
+}
+
+TEST_CASE("by parts: at most the brute-force minimum; the sum of the parts' bounds when no set crosses two parts") {
+  std::mt19937 rng(7);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 4 + rng() % 12;
+    const Sets sets = random_sets(rng, n, 1 + rng() % 14);
+    std::vector<std::uint32_t> part(n);
+    const std::size_t cut = 1 + rng() % (n - 1);
+    for (std::size_t e = 0; e < n; ++e) part[e] = e < cut ? 0 : 1;
+    CAPTURE(trial);
+    const HittingSetLpBound parts = hitting_set_lp_bound_by_parts(n, sets, part, deadline);
+    CHECK(parts.bound <= static_cast<double>(brute_force(n, sets)));
+    Sets first, second;  // sets are sorted: in part 0 iff the largest element is
+    bool crossing = false;
+    for (const auto& set : sets) {
+      if (part[set.back()] == 0) first.push_back(set);
+      else if (part[set.front()] == 1) second.push_back(set);
+      else crossing = true;
+    }
+    if (!crossing)
+      CHECK(parts.bound == hitting_set_lp_bound(n, first, seconds).bound + hitting_set_lp_bound(n, second, seconds).bound);
+  }
+  CHECK_THROWS_AS((void)hitting_set_lp_bound_by_parts(3, {{0}}, {0, 0}, deadline), std::invalid_argument);
+}
