@@ -1,3 +1,4 @@
+// Tests PriorityWorklist (push, pop_min with its hint, erase, reset); oracle: std::set<std::size_t> under the same operations.
 #include <kildall/solver/worklist.hpp>
 
 #include <doctest/doctest.h>
