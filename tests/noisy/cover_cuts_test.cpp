@@ -18,22 +18,6 @@ using namespace kildall::noisy;
 using noisy_test::add;
 using noisy_test::Dag;
 
-namespace {
-
-// Every legal placement of `g` (brute force; the independent oracle decides legality).
-std::vector<std::vector<bool>> legal_placements(const Dag& g) {
-  const auto red = noisy_test::reducible_vertices(g);
-  std::vector<std::vector<bool>> out;
-  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << red.size()); ++mask) {
-    std::vector<bool> reduced(boost::num_vertices(g), false);
-    for (std::size_t i = 0; i < red.size(); ++i) reduced[red[i]] = (mask >> i & 1) != 0;
-    if (noisy_test::evaluate(g, reduced).legal) out.push_back(reduced);
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("certified cuts hold for every legal placement (brute force, 120 random DAGs, 6 placements each)") {
   std::mt19937 rng(11);
   std::size_t cuts = 0, singletons = 0;
@@ -45,7 +29,7 @@ TEST_CASE("certified cuts hold for every legal placement (brute force, 120 rando
     const auto least = check_placement_possible(g, parameters);
     const CompactNoisyProgram p = compact_program(g);
     CoverCutSeparator separator(p, noise_lower_bounds(least), parameters);
-    const auto legal = legal_placements(g);
+    const auto legal = noisy_test::legal_placements(g);
     const auto red = noisy_test::reducible_vertices(g);
     for (int trial = 0; trial < 6; ++trial) {
       std::vector<bool> reduced(p.size(), false);

@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <random>
@@ -11,25 +10,14 @@
 
 #include <kildall/noisy/hitting_set_lp.hpp>
 
+#include "hitting_set_oracle.hpp"
+
 using namespace kildall::noisy;
 
 namespace {
 
-using Sets = std::vector<std::vector<std::uint32_t>>;
-
-// The size of a minimum hitting set, by trying every subset (n <= 16).
-int brute_force(std::size_t n, const Sets& sets) {
-  int best = static_cast<int>(n) + 1;
-  for (std::uint32_t s = 0; s < (std::uint32_t{1} << n); ++s) {
-    const int count = std::popcount(s);
-    if (count >= best) continue;
-    const bool hits = std::all_of(sets.begin(), sets.end(), [&](const auto& set) {
-      return std::any_of(set.begin(), set.end(), [&](std::uint32_t e) { return (s >> e & 1u) != 0; });
-    });
-    if (hits) best = count;
-  }
-  return best;
-}
+using hitting_set_test::brute_force;
+using hitting_set_test::Sets;
 
 // Random sets of 1-4 elements over n elements, near each other (the shape of cover cuts along a program).
 Sets random_sets(std::mt19937& rng, std::size_t n, std::size_t count) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -109,7 +110,8 @@ struct Optimum {
   std::uint64_t total = std::numeric_limits<std::uint64_t>::max();
 };
 
-inline Optimum brute_force(const Dag& g, std::uint64_t initial = 12, std::uint64_t maximum = 26) {
+inline Optimum brute_force(const Dag& g, std::uint64_t initial = 12, std::uint64_t maximum = 26,
+                           std::uint64_t input = 12) {
   const auto red = reducible_vertices(g);
   Optimum best;
   const std::size_t k = red.size();
@@ -121,7 +123,7 @@ inline Optimum brute_force(const Dag& g, std::uint64_t initial = 12, std::uint64
         reduced[red[i]] = true;
         ++count;
       }
-    const Evaluation e = evaluate(g, reduced, initial, maximum);
+    const Evaluation e = evaluate(g, reduced, initial, maximum, input);
     if (!e.legal) continue;
     if (best.count < 0 || count < best.count || (count == best.count && e.total < best.total)) {
       best.count = count;
@@ -129,6 +131,20 @@ inline Optimum brute_force(const Dag& g, std::uint64_t initial = 12, std::uint64
     }
   }
   return best;
+}
+
+/// Every legal placement of `g` (as masks over its vertices), by trying every
+/// subset of its reducible vertices.
+inline std::vector<std::vector<bool>> legal_placements(const Dag& g, std::uint64_t initial = 12,
+                                                       std::uint64_t maximum = 26) {
+  const auto red = reducible_vertices(g);
+  std::vector<std::vector<bool>> out;
+  for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << red.size()); ++mask) {
+    std::vector<bool> reduced(boost::num_vertices(g), false);
+    for (std::size_t i = 0; i < red.size(); ++i) reduced[red[i]] = (mask >> i & 1) != 0;
+    if (evaluate(g, reduced, initial, maximum).legal) out.push_back(std::move(reduced));
+  }
+  return out;
 }
 
 /// A random DAG program with `ops` reducible ops (fixed `seed`): a few encodes

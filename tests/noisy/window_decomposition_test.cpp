@@ -151,12 +151,8 @@ TEST_CASE("the pooled cuts (pieces of the base, three shifted and the merged dec
     const NoiseParameters p = parameters_for(seed);
     const auto red = noisy_test::reducible_vertices(g);
     if (red.size() > 14) continue;
-    std::vector<std::vector<bool>> legal;  // every legal placement, by the independent evaluator
-    for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << red.size()); ++mask) {
-      std::vector<bool> reduced(boost::num_vertices(g), false);
-      for (std::size_t i = 0; i < red.size(); ++i) reduced[red[i]] = (mask >> i & 1) != 0;
-      if (noisy_test::evaluate(g, reduced, p.initial, p.maximum).legal) legal.push_back(std::move(reduced));
-    }
+    // Every legal placement, by the independent evaluator.
+    const std::vector<std::vector<bool>> legal = noisy_test::legal_placements(g, p.initial, p.maximum);
     if (legal.empty()) continue;
     std::size_t best = boost::num_vertices(g);
     for (const auto& mask : legal) best = std::min(best, count(mask));
@@ -226,19 +222,8 @@ TEST_CASE("inputs noisier than nothing but below initial: the bound stays at mos
       if (g[v].kind == NoisyOp::encode && encodes++ % 2 == 0) g[v].kind = NoisyOp::input;
     NoiseParameters p;
     p.input = seed % 3 == 0 ? 4 : 9;
-    // Brute force with this input noise (the support's brute force assumes 12).
-    const auto red = noisy_test::reducible_vertices(g);
-    int best = -1;
-    for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << red.size()); ++mask) {
-      std::vector<bool> reduced(boost::num_vertices(g), false);
-      int k = 0;
-      for (std::size_t i = 0; i < red.size(); ++i)
-        if (mask >> i & 1) {
-          reduced[red[i]] = true;
-          ++k;
-        }
-      if ((best < 0 || k < best) && noisy_test::evaluate(g, reduced, p.initial, p.maximum, p.input).legal) best = k;
-    }
+    // Brute force with this input noise.
+    const int best = noisy_test::brute_force(g, p.initial, p.maximum, p.input).count;
     if (best < 0) continue;
     CAPTURE(seed);
     const CompactNoisyProgram compact = compact_program(g);

@@ -436,18 +436,20 @@ template <NoisyProgram G>
       WindowSearchStatistics search;
       WindowOptions search_options = window_options;
       if (tuning.neighbourhood_ops > 0) search_options.ops = tuning.neighbourhood_ops;
-      std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
-      if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
-      if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      // One search over the incumbent's windows; its placement replaces the incumbent when smaller.
+      const auto search_windows = [&] {
+        std::vector<bool> better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
+        if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
+        if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+      };
+      search_windows();
       // Converged before the limit: windows twice as large, for half the time left.
       const auto now = clock::now();
       if (now < deadline && bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
         search_options.ops *= 2;
         search_options.window_seconds *= 2;
         search_options.deadline = now + (deadline - now) / 2;
-        better = improve_by_windows(compact, incumbent, parameters, search_options, solve_window, &search);
-        if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
-        if (count_of(better) < count_of(incumbent) && is_legal(analysis_of(better))) incumbent = std::move(better);
+        search_windows();
       }
       out.statistics.windows_solved = search.windows;
       out.statistics.windows_improved = search.improved;
