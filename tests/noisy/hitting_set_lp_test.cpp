@@ -66,6 +66,7 @@ TEST_CASE("known LP optima: an odd cycle of pairs (LP 2.5, bound 3), a set and i
   CHECK(none.bound == 0.0);
   CHECK_FALSE(none.solved);
   CHECK_THROWS_AS((void)hitting_set_lp_bound(2, {{0, 2}}, seconds), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lp_bound(2, {{0}, {}}, seconds), std::invalid_argument);  // never hit
 }
 
 TEST_CASE("by parts: at most the brute-force minimum; the sum of the parts' bounds when no set crosses two parts") {

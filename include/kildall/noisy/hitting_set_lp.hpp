@@ -41,14 +41,16 @@ struct HittingSetLpBound {
 };
 
 /// The certified LP bound (see the file comment) of the minimum hitting set
-/// of `sets` (element lists over `0..n-1`; none may be empty), within
-/// `time_limit_seconds`. With no sets, or when GLPK does not finish, the bound
-/// is 0.
+/// of `sets` (element lists over `0..n-1`), within `time_limit_seconds`;
+/// `std::invalid_argument` for an empty set or an element out of range. With
+/// no sets, or when GLPK does not finish, the bound is 0.
 [[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets,
                                                             double time_limit_seconds) {
-  for (const auto& set : sets)
+  for (const auto& set : sets) {
+    if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound: an empty set can never be hit");
     for (const std::uint32_t e : set)
       if (e >= n) throw std::invalid_argument("hitting_set_lp_bound: element out of range");
+  }
   HittingSetLpBound out;
   out.lp = std::nan("");
   if (sets.empty() || time_limit_seconds <= 0.0) return out;
