@@ -6,10 +6,13 @@
 /// `ValueId`s, kinds `OpCode`s, constants zero-extended bit patterns.
 ///
 /// The function has no use lists (uses are found by scanning its operand
-/// array), so the adapter builds one per value when it is made, in one pass
-/// over the operands (each use an operand slot; a slot knows its op and its
-/// place in the list, so a use goes in O(1), however many the value has),
-/// and keeps them up to date through its own mutations; a
+/// array), so the adapter builds one per value when it is made, in two passes
+/// over the operands (count, then fill), all in one pool of operand slots
+/// (each use an operand slot; a slot knows its op and its place in the list,
+/// so a use goes in O(1), however many the value has; a list that outgrows its
+/// room moves to the pool's end with twice the room, as a vector would, and
+/// no value has a heap block of its own), and keeps them up to date through
+/// its own mutations; a
 /// function rewritten through the adapter must not be changed otherwise while
 /// the adapter lives.
 ///
@@ -22,12 +25,14 @@
 /// dominates every use), named MLIR-style (`%c42_i32`, `%true`); the
 /// constants that already lead the entry block are adopted as such.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <optional>
 #include <ranges>
 #include <span>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -130,17 +135,17 @@ class RewriteAdapter {
   /// The ops using `v`, one entry per use, in no particular order (a view of the adapter's use
   /// list: valid until the next mutation).
   [[nodiscard]] auto users(ValueId v) const {
-    return std::views::transform(std::span<const std::uint32_t>(use_slots_[v]),
+    return std::views::transform(use_slots(v),
                                  [owner = slot_owner_.data()](std::uint32_t slot) { return owner[slot]; });
   }
   /// The number of uses of `v`.
-  [[nodiscard]] std::size_t use_count(ValueId v) const { return use_slots_[v].size(); }
+  [[nodiscard]] std::size_t use_count(ValueId v) const { return use_lists_[v].size; }
   /// Whether `op` has no effect (its record has `eval`, it is no terminator and owns no region)
   /// and none of its results is used.
   [[nodiscard]] bool is_trivially_dead(OpId op) const {
     if (!is_pure(op)) return false;
     for (const ValueId r : results(op))
-      if (!use_slots_[r].empty()) return false;
+      if (use_lists_[r].size != 0) return false;
     return true;
   }
   /// Whether erasing `op` when unused cannot change the program: `has_no_effect`
@@ -169,8 +174,11 @@ class RewriteAdapter {
   /// Every use of `from` now uses `to`.
   void replace_all_uses(ValueId from, ValueId to) {
     if (from == to) return;
-    const std::vector<std::uint32_t> slots = std::exchange(use_slots_[from], {});
-    for (const std::uint32_t slot : slots) {
+    // (copied first: the pool may move while `to`'s list grows)
+    const std::span<const std::uint32_t> from_slots = use_slots(from);
+    moving_slots_.assign(from_slots.begin(), from_slots.end());
+    use_lists_[from].size = 0;  // its room stays its own
+    for (const std::uint32_t slot : moving_slots_) {
       fn_->operands[slot] = to;
       add_use(slot_owner_[slot], slot);
     }
@@ -356,28 +364,56 @@ class RewriteAdapter {
          op = fn_->ops[op].next)
       constants_.try_emplace(key(fn_->values[fn_->ops[op].result_begin].type, fn_->ops[op].imm), fn_->ops[op].result_begin);
   }
-  // One use list per value, from the operands of the live ops.
+  // One use list per value, from the operands of the live ops, in op order: each list gets
+  // exactly the room its uses take, side by side in a fresh pool (the old pool's lists, and the
+  // room they had outgrown, go).
   void collect_users() {
-    for (std::vector<std::uint32_t>& list : use_slots_) list.clear();  // keeps their capacity: no allocation per value
-    grow();
+    const auto live = [this](OpId op) { return !fn_->ops[op].erased && !fn_->in_erased_region(fn_->ops[op].block); };
+    use_lists_.assign(fn_->values.size(), UseList{});
     for (OpId op = 0; op < fn_->ops.size(); ++op) {
-      if (fn_->ops[op].erased || fn_->in_erased_region(fn_->ops[op].block)) continue;
-      add_uses(op);
+      if (!live(op)) continue;
+      const OpData& o = fn_->ops[op];
+      for (std::uint32_t k = 0; k < o.operand_count; ++k) ++use_lists_[fn_->operands[o.operand_begin + k]].capacity;
     }
+    std::uint32_t begin = 0;
+    for (UseList& list : use_lists_) {
+      list.begin = begin;
+      begin += list.capacity;
+    }
+    use_pool_.clear();
+    use_pool_.resize(begin);
+    grow();
+    for (OpId op = 0; op < fn_->ops.size(); ++op)
+      if (live(op)) add_uses(op);
   }
   void grow() {
-    if (use_slots_.size() < fn_->values.size()) use_slots_.resize(fn_->values.size());
+    if (use_lists_.size() < fn_->values.size()) use_lists_.resize(fn_->values.size(), UseList{});
     if (use_index_.size() < fn_->operands.size()) {
       use_index_.resize(fn_->operands.size());
       slot_owner_.resize(fn_->operands.size());
     }
   }
+  // The operand slots of `v`'s uses (valid until the next mutation).
+  [[nodiscard]] std::span<const std::uint32_t> use_slots(ValueId v) const {
+    const UseList& list = use_lists_[v];
+    return {use_pool_.data() + list.begin, list.size};
+  }
   // The use in operand slot `slot` (an index into the function's operand array) of `op`.
   void add_use(OpId op, std::uint32_t slot) {
     const ValueId v = fn_->operands[slot];
-    use_index_[slot] = static_cast<std::uint32_t>(use_slots_[v].size());
+    UseList& list = use_lists_[v];
+    if (list.size == list.capacity) {  // full: the list moves to the pool's end, with twice the room
+      const std::uint32_t capacity = std::max<std::uint32_t>(4, 2 * list.capacity);
+      if (use_pool_.size() + capacity > UINT32_MAX) throw std::length_error("RewriteAdapter: more than 2^32 uses");
+      const auto moved = static_cast<std::uint32_t>(use_pool_.size());
+      use_pool_.resize(use_pool_.size() + capacity);
+      std::copy_n(use_pool_.data() + list.begin, list.size, use_pool_.data() + moved);
+      list.begin = moved;
+      list.capacity = capacity;
+    }
+    use_index_[slot] = list.size;
     slot_owner_[slot] = op;
-    use_slots_[v].push_back(slot);
+    use_pool_[list.begin + list.size++] = slot;
   }
   void add_uses(OpId op) {
     const OpData& o = fn_->ops[op];
@@ -385,11 +421,12 @@ class RewriteAdapter {
   }
   // O(1): the last use of the value takes the removed one's place.
   void remove_use(std::uint32_t slot) {
-    std::vector<std::uint32_t>& slots = use_slots_[fn_->operands[slot]];
+    UseList& list = use_lists_[fn_->operands[slot]];
+    std::uint32_t* slots = use_pool_.data() + list.begin;
     const std::uint32_t i = use_index_[slot];
-    slots[i] = slots.back();
+    slots[i] = slots[list.size - 1];
     use_index_[slots[i]] = i;
-    slots.pop_back();
+    --list.size;
   }
   void drop_uses(OpId op) {
     const OpData& o = fn_->ops[op];
@@ -399,7 +436,15 @@ class RewriteAdapter {
   Function* fn_;
   const OpRegistry* registry_;
   Rewriter rewriter_;
-  std::vector<std::vector<std::uint32_t>> use_slots_;  // by value: the operand slot of each use
+  // A value's uses: `size` operand slots from `begin` in `use_pool_`, with room for `capacity`.
+  struct UseList {
+    std::uint32_t begin = 0;
+    std::uint32_t size = 0;
+    std::uint32_t capacity = 0;
+  };
+  BodyArray<UseList> use_lists_;        // by value
+  BodyArray<std::uint32_t> use_pool_;   // the lists' operand slots
+  std::vector<std::uint32_t> moving_slots_;  // scratch of `replace_all_uses`
   BodyArray<std::uint32_t> use_index_;  // by operand slot of a live op: its entry in its value's list
   BodyArray<OpId> slot_owner_;          // by operand slot of a live op: the op
   std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
