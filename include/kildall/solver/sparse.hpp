@@ -396,10 +396,6 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       if (!use_shape(r)) return r;
       prepare(r);
-      // The order is swept once, as without a CFG: a value ahead of the sweep is visited when
-      // the sweep reaches it (skipped while its block is not executable), so only values
-      // behind it are ever queued (see `FixpointEngine::sweep_all`).
-      this->sweep_all();
       for (const std::uint32_t b : s_->entry_indices) mark_executable(b);
     } else {
       prepare(r);
