@@ -82,14 +82,72 @@ struct RegionSimplificationCounts {
 
 namespace detail {
 
-/// The state of one `simplify_regions` call over one function.
+/// A branch edge: successor `successor` of the branch `op`.
+struct RegionEdge {
+  OpId op;                 ///< The branch.
+  std::uint32_t successor;  ///< Which of its successors.
+};
+
+/// The branch edges into each block, in one flat array.
+struct EdgesInto {
+  std::vector<std::uint32_t> begin;  ///< By block, and one past the last: its first edge.
+  std::vector<RegionEdge> edges;     ///< The edges, by target block.
+  /// The edges into `b`.
+  [[nodiscard]] std::span<const RegionEdge> operator[](BlockId b) const {
+    return std::span<const RegionEdge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
+  }
+};
+
+/// The successors of each block, in one compact array: walking it reads a few megabytes where
+/// following every block to its terminator in the op array is a cache miss per block.
+struct BlockSuccessors {
+  std::vector<std::uint32_t> begin;  ///< By block, and one past the last: its first successor.
+  std::vector<BlockId> targets;      ///< The successors, by block.
+  std::vector<OpId> terminator;      ///< By block (`no_index`: none).
+  std::vector<bool> branch;          ///< By block: its terminator is a `cf.br` / `cf.cond_br`.
+  /// The successors of `b`.
+  [[nodiscard]] std::span<const BlockId> operator[](BlockId b) const {
+    return std::span<const BlockId>(targets).subspan(begin[b], begin[b + 1] - begin[b]);
+  }
+};
+
+class RegionSimplifier;
+
+}  // namespace detail
+
+/// The arrays one `simplify_regions` call works in (by block, value and op of the function),
+/// kept by a caller that simplifies the same function again and again (the greedy driver does,
+/// after every sweep: `RewriteAdapter`), so that each call reuses the last one's memory instead
+/// of allocating, and the kernel zeroing, arrays of the function's size anew. Holds no result
+/// between calls.
+class RegionSimplificationScratch {
+ private:
+  friend class detail::RegionSimplifier;
+  std::vector<RegionId> region_of_block;
+  std::vector<bool> removed;
+  BodyArray<std::uint32_t> uses;
+  std::vector<bool> escapes;
+  detail::EdgesInto edges;
+  std::vector<bool> opaque;
+  detail::BlockSuccessors successors;
+  std::vector<bool> reached, live_op, live_value;
+  std::vector<std::uint32_t> stack, next, work, pure, dead;
+};
+
+namespace detail {
+
+/// The state of one `simplify_regions` call over one function, in `scratch`'s arrays.
 class RegionSimplifier {
  public:
-  RegionSimplifier(Function& fn, const OpRegistry& registry, Rewriter& rewriter)
-      : fn_(fn), registry_(registry), rewriter_(rewriter) {}
+  RegionSimplifier(Function& fn, const OpRegistry& registry, Rewriter& rewriter, RegionSimplificationScratch& scratch)
+      : fn_(fn), registry_(registry), rewriter_(rewriter), scratch_(scratch), region_of_block_(scratch.region_of_block),
+        removed_(scratch.removed), uses_(scratch.uses), escapes_(scratch.escapes), edges_(scratch.edges),
+        opaque_(scratch.opaque), successors_(scratch.successors) {}
 
   RegionSimplificationCounts run() {
     if (fn_.is_declaration()) return counts_;
+    uses_.clear();  // (asked for again by the steps that need them)
+    escapes_.clear();
     region_of_block_.resize(fn_.blocks.size());
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) region_of_block_[b] = fn_.region_of(b);
     removed_.assign(fn_.blocks.size(), false);
@@ -124,9 +182,11 @@ class RegionSimplifier {
   // Step 1 (and again after steps 3 and 5, whose bypassed and merged blocks lose their
   // predecessors): every block not reached from its region's entry goes, with its ops.
   void drop_unreachable(bool count) {
-    std::vector<bool> reached(fn_.blocks.size(), false);
+    std::vector<bool>& reached = scratch_.reached;
+    reached.assign(fn_.blocks.size(), false);
     const BlockSuccessors& successors = block_successors();
-    std::vector<BlockId> stack;
+    std::vector<BlockId>& stack = scratch_.stack;
+    stack.clear();
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b] || region_entry(b) != b || region_removed(b)) continue;
       reached[b] = true;
@@ -265,31 +325,10 @@ class RegionSimplifier {
 
   // The branch edges into each block, in one flat array (`opaque` marks blocks a terminator
   // other than a branch enters).
-  struct Edge {
-    OpId op;
-    std::uint32_t successor;
-  };
-  struct EdgesInto {
-    std::vector<std::uint32_t> begin;  // by block, and one past the last: its first edge
-    std::vector<Edge> edges;
-    [[nodiscard]] std::span<const Edge> operator[](BlockId b) const {
-      return std::span<const Edge>(edges).subspan(begin[b], begin[b + 1] - begin[b]);
-    }
-  };
+  using Edge = RegionEdge;
   // How far ahead (in blocks or ops) a walk over blocks asks for the op records it will read.
   static constexpr std::uint32_t prefetch_distance = 8;
 
-  // The successors of each block, in one compact array: walking it reads a few megabytes where
-  // following every block to its terminator in the op array is a cache miss per block.
-  struct BlockSuccessors {
-    std::vector<std::uint32_t> begin;  // by block, and one past the last: its first successor
-    std::vector<BlockId> targets;
-    std::vector<OpId> terminator;      // by block (`no_index`: none)
-    std::vector<bool> branch;          // by block: its terminator is a `cf.br` / `cf.cond_br`
-    [[nodiscard]] std::span<const BlockId> operator[](BlockId b) const {
-      return std::span<const BlockId>(targets).subspan(begin[b], begin[b + 1] - begin[b]);
-    }
-  };
   // The blocks' successors, collected on first use and kept while no terminator is replaced or
   // moved (`terminators_changed`); a successor retargeted in place is updated (`retargeted`).
   // Blocks dropped since keep their entries: every reader skips `removed_` blocks (emptied).
@@ -352,7 +391,8 @@ class RegionSimplifier {
     }
     for (std::size_t b = 1; b < into.begin.size(); ++b) into.begin[b] += into.begin[b - 1];
     into.edges.resize(into.begin.back());
-    std::vector<std::uint32_t> next(into.begin.begin(), into.begin.end() - 1);
+    std::vector<std::uint32_t>& next = scratch_.next;
+    next.assign(into.begin.begin(), into.begin.end() - 1);
     for (BlockId b = 0; b < n; ++b) {
       if (removed_[b] || !out.branch[b]) continue;
       const auto targets = out[b];
@@ -502,11 +542,15 @@ class RegionSimplifier {
 
   // Step 2: liveness, then dead ops and dead block arguments go.
   void erase_dead_code() {
-    std::vector<bool> live_op(fn_.ops.size(), false), live_value(fn_.values.size(), false);
+    std::vector<bool>& live_op = scratch_.live_op;
+    std::vector<bool>& live_value = scratch_.live_value;
+    live_op.assign(fn_.ops.size(), false);
+    live_value.assign(fn_.values.size(), false);
     // Values marked live whose definer or forwarders are still to be marked, taken first in, first
     // out (the live set does not depend on the order): the values, ops and operands a few places
     // ahead are prefetched, so their cache misses overlap instead of following one another.
-    std::vector<ValueId> work;
+    std::vector<ValueId>& work = scratch_.work;
+    work.clear();
     std::size_t head = 0;
     // Predecessor edges by block, for the arguments.
     const EdgesInto& into = edges_into();
@@ -526,7 +570,8 @@ class RegionSimplifier {
     // The ops without effect, block by block (each block's run ended by `no_index`): the only
     // ones that may be dead, found in the same walk, so the dead ones are not looked for in
     // another walk of every op.
-    std::vector<OpId> pure;
+    std::vector<OpId>& pure = scratch_.pure;
+    pure.clear();
     for (BlockId b = 0; b < fn_.blocks.size(); ++b) {
       if (removed_[b]) continue;
       const std::size_t before = pure.size();
@@ -576,7 +621,8 @@ class RegionSimplifier {
     }
     // Dead ops, last first (users before their operands' definers).
     // (An op of a region whose owner was erased before it is erased already.)
-    std::vector<OpId> dead;
+    std::vector<OpId>& dead = scratch_.dead;
+    dead.clear();
     for (const OpId op : pure) {
       if (op != no_index) {
         if (!live_op[op] && !fn_.ops[op].erased) dead.push_back(op);
@@ -913,15 +959,16 @@ class RegionSimplifier {
   Function& fn_;
   const OpRegistry& registry_;
   Rewriter& rewriter_;
+  RegionSimplificationScratch& scratch_;  // the call's arrays
   RegionSimplificationCounts counts_;
-  std::vector<RegionId> region_of_block_;
-  std::vector<bool> removed_;             // by block: dropped at the end
-  BodyArray<std::uint32_t> uses_;         // by value, once asked for (step 3)
-  std::vector<bool> escapes_;             // by value, once asked for (step 6)
-  EdgesInto edges_;                       // the branch edges into each block (`edges_into`)
-  std::vector<bool> opaque_;              // by block: a terminator other than a branch enters it
+  std::vector<RegionId>& region_of_block_;
+  std::vector<bool>& removed_;             // by block: dropped at the end
+  BodyArray<std::uint32_t>& uses_;         // by value, once asked for (step 3)
+  std::vector<bool>& escapes_;             // by value, once asked for (step 6)
+  EdgesInto& edges_;                       // the branch edges into each block (`edges_into`)
+  std::vector<bool>& opaque_;              // by block: a terminator other than a branch enters it
   bool edges_valid_ = false;              // whether `edges_` and `opaque_` describe the function
-  BlockSuccessors successors_;            // the blocks' successors (`block_successors`)
+  BlockSuccessors& successors_;           // the blocks' successors (`block_successors`)
   bool successors_valid_ = false;         // whether `successors_` describes the function
 };
 
@@ -930,8 +977,16 @@ class RegionSimplifier {
 /// Simplifies the control flow of `fn` (ops from `registry`) as the file comment says; returns
 /// what changed. Block ids change; value and op ids stay valid.
 /// `rewriter` must be `fn`'s (it keeps the names in use; the made constants are named with it).
+/// `scratch` holds the call's arrays (reused from an earlier call, of this function or another).
+inline RegionSimplificationCounts simplify_regions(Function& fn, const OpRegistry& registry, Rewriter& rewriter,
+                                                   RegionSimplificationScratch& scratch) {
+  return detail::RegionSimplifier(fn, registry, rewriter, scratch).run();
+}
+
+/// `simplify_regions` in arrays of its own.
 inline RegionSimplificationCounts simplify_regions(Function& fn, const OpRegistry& registry, Rewriter& rewriter) {
-  return detail::RegionSimplifier(fn, registry, rewriter).run();
+  RegionSimplificationScratch scratch;
+  return simplify_regions(fn, registry, rewriter, scratch);
 }
 
 /// `simplify_regions` with a rewriter of its own.

@@ -268,7 +268,7 @@ class RewriteAdapter {
   /// branches past pass-through blocks, single-predecessor blocks merged, dead ops and block
   /// arguments); returns the number of changes. The use lists are rebuilt after a change.
   std::uint64_t simplify_regions() {
-    const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_, rewriter_).total();
+    const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_, rewriter_, simplification_scratch_).total();
     if (changes == 0) return 0;
     collect_users();
     std::erase_if(constants_, [this](const auto& entry) {
@@ -445,6 +445,7 @@ class RewriteAdapter {
   BodyArray<UseList> use_lists_;        // by value
   BodyArray<std::uint32_t> use_pool_;   // the lists' operand slots
   std::vector<std::uint32_t> moving_slots_;  // scratch of `replace_all_uses`
+  RegionSimplificationScratch simplification_scratch_;  // `simplify_regions`' arrays, from one sweep to the next
   BodyArray<std::uint32_t> use_index_;  // by operand slot of a live op: its entry in its value's list
   BodyArray<OpId> slot_owner_;          // by operand slot of a live op: the op
   std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
