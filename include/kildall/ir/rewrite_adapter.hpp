@@ -364,24 +364,28 @@ class RewriteAdapter {
          op = fn_->ops[op].next)
       constants_.try_emplace(key(fn_->values[fn_->ops[op].result_begin].type, fn_->ops[op].imm), fn_->ops[op].result_begin);
   }
-  // One use list per value, from the operands of the live ops, in op order: each list gets
-  // exactly the room its uses take, side by side in a fresh pool (the old pool's lists, and the
-  // room they had outgrown, go).
+  // One use list per value, from the operands of the live ops, in op order. The first time,
+  // each list gets exactly the room its uses take, side by side in the pool (a count, then a
+  // fill); after that (the driver rebuilds the lists after every region simplification) each
+  // list is emptied in its place, keeping its room, and refilled in one pass.
   void collect_users() {
     const auto live = [this](OpId op) { return !fn_->ops[op].erased && !fn_->in_erased_region(fn_->ops[op].block); };
-    use_lists_.assign(fn_->values.size(), UseList{});
-    for (OpId op = 0; op < fn_->ops.size(); ++op) {
-      if (!live(op)) continue;
-      const OpData& o = fn_->ops[op];
-      for (std::uint32_t k = 0; k < o.operand_count; ++k) ++use_lists_[fn_->operands[o.operand_begin + k]].capacity;
+    if (use_lists_.empty()) {
+      use_lists_.assign(fn_->values.size(), UseList{});
+      for (OpId op = 0; op < fn_->ops.size(); ++op) {
+        if (!live(op)) continue;
+        const OpData& o = fn_->ops[op];
+        for (std::uint32_t k = 0; k < o.operand_count; ++k) ++use_lists_[fn_->operands[o.operand_begin + k]].capacity;
+      }
+      std::uint32_t begin = 0;
+      for (UseList& list : use_lists_) {
+        list.begin = begin;
+        begin += list.capacity;
+      }
+      use_pool_.assign(begin, 0);
+    } else {
+      for (UseList& list : use_lists_) list.size = 0;
     }
-    std::uint32_t begin = 0;
-    for (UseList& list : use_lists_) {
-      list.begin = begin;
-      begin += list.capacity;
-    }
-    use_pool_.clear();
-    use_pool_.resize(begin);
     grow();
     for (OpId op = 0; op < fn_->ops.size(); ++op)
       if (live(op)) add_uses(op);
