@@ -198,9 +198,10 @@ TEST_CASE("use lists stay right through random mutations that outgrow their room
   const OpRegistry registry;
   std::mt19937_64 rng(31);
   std::size_t mutations = 0, rebuilds = 0;
-  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
     ProgramShape shape;
     shape.widths = {8};
+    shape.arguments = 1 + static_cast<unsigned>(seed % 3);
     shape.blocks = 1 + static_cast<unsigned>(seed % 4);
     const std::string text = random_program(seed, shape);
     Module module = parse_and_verify(text, registry, "random.mlir");
