@@ -1,12 +1,13 @@
 #pragma once
 // Test support for the hitting-set tests: the size of a minimum hitting set by
 // trying every subset of the elements (small instances only, n <= 20), an
-// oracle that shares no code with the library.
+// oracle that shares no code with the library, and the random instances.
 
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace hitting_set_test {
@@ -27,6 +28,32 @@ inline int brute_force(std::size_t n, const Sets& sets) {
     if (hits) best = count;
   }
   return best;
+}
+
+/// Every hitting set of `sets` over `n` elements (n <= 20), as bit masks.
+inline std::vector<std::uint32_t> all_hitting_sets(std::size_t n, const Sets& sets) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t s = 0; s < (std::uint32_t{1} << n); ++s)
+    if (std::all_of(sets.begin(), sets.end(), [&](const auto& set) {
+          return std::any_of(set.begin(), set.end(), [&](std::uint32_t e) { return (s >> e & 1u) != 0; });
+        }))
+      out.push_back(s);
+  return out;
+}
+
+/// `count` random sets of 1-4 elements over `n` elements, near each other
+/// (the shape of cover cuts along a program).
+inline Sets random_sets(std::mt19937& rng, std::size_t n, std::size_t count) {
+  Sets sets;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t first = static_cast<std::uint32_t>(rng() % n);
+    std::vector<std::uint32_t> set{first};
+    for (std::size_t k = rng() % 4; k > 0; --k) set.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(n - 1, first + rng() % 4)));
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    sets.push_back(set);
+  }
+  return sets;
 }
 
 }  // namespace hitting_set_test
