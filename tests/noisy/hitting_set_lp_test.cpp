@@ -106,6 +106,13 @@ TEST_CASE("with further valid inequalities ({0,1/2}-cuts at the LP point): still
     const HittingSetLpBound parts =
         hitting_set_lp_bound_by_parts(n, sets, part, std::chrono::steady_clock::now() + std::chrono::seconds(30), cuts);
     CHECK(parts.bound <= static_cast<double>(brute_force(n, sets)));
+    // The duals: one per row (sets, then inequalities), >= 0; by parts, 0 for the rows left out.
+    CHECK(strong.duals.size() == sets.size() + cuts.size());
+    CHECK(parts.duals.size() == sets.size() + cuts.size());
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      CHECK(strong.duals[i] >= 0.0);
+      if (part[sets[i].front()] != part[sets[i].back()]) CHECK(parts.duals[i] == 0.0);
+    }
   }
   CHECK(raised >= 3);  // the cuts close some integrality gaps (5 of the 5 here whose LP is below the minimum)
 }

@@ -45,6 +45,10 @@ struct HittingSetLpBound {
   bool solved = false;   ///< GLPK returned an optimal LP solution.
   double seconds = 0.0;  ///< Time in GLPK.
   std::vector<double> values;  ///< The LP's optimal point, per element (0 for elements in no set; empty when not solved).
+  /// The dual values (clipped at 0) of the sets, then of the inequalities, in
+  /// their order (0 for a row left out; empty when not solved): the `y` of
+  /// the certificate, e.g. multipliers for `hitting_set_lagrangian.hpp`.
+  std::vector<double> duals;
 };
 
 namespace detail {
@@ -118,16 +122,19 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
   std::vector<double> load(x.size(), 0.0);
   double value = 0.0;
   std::size_t terms = 0;
-  for (std::size_t i = 0; i < sets.size(); ++i) {
+  out.duals.assign(rows.size(), 0.0);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
     const double dual = s.dual(rows[i]);
-    const double y = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
+    out.duals[i] = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
+  }
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const double y = out.duals[i];
     value += y;
     for (const std::uint32_t e : sets[i]) load[column[e]] += y;
     terms += sets[i].size() + 1;
   }
   for (std::size_t i = 0; i < inequalities.size(); ++i) {
-    const double dual = s.dual(rows[sets.size() + i]);
-    const double y = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
+    const double y = out.duals[sets.size() + i];
     const HittingSetInequality& row = inequalities[i];
     value += static_cast<double>(row.rhs) * y;
     for (std::size_t j = 0; j < row.elements.size(); ++j) load[column[row.elements[j]]] += static_cast<double>(row.coefficients[j]) * y;
@@ -158,25 +165,35 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
   std::uint32_t parts = 0;
   for (const std::uint32_t k : part) parts = std::max(parts, k + 1);
   std::vector<std::vector<std::vector<std::uint32_t>>> by_part(parts);
-  for (const auto& set : sets) {
+  std::vector<std::vector<std::size_t>> index_by_part(parts);  // row indices (sets, then inequalities)
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const auto& set = sets[i];
     if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound_by_parts: an empty set can never be hit");
     for (const std::uint32_t e : set)
       if (e >= n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: element out of range");
     const std::uint32_t k = part[set.front()];
-    if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) by_part[k].push_back(set);
+    if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) {
+      by_part[k].push_back(set);
+      index_by_part[k].push_back(i);
+    }
   }
   detail::check_inequalities(n, inequalities);
   std::vector<std::vector<HittingSetInequality>> rows_by_part(parts);
-  for (const HittingSetInequality& row : inequalities) {
+  std::vector<std::vector<std::size_t>> inequality_index_by_part(parts);
+  for (std::size_t i = 0; i < inequalities.size(); ++i) {
+    const HittingSetInequality& row = inequalities[i];
     if (row.elements.empty()) continue;
     const std::uint32_t k = part[row.elements.front()];
-    if (std::all_of(row.elements.begin(), row.elements.end(), [&](std::uint32_t e) { return part[e] == k; }))
+    if (std::all_of(row.elements.begin(), row.elements.end(), [&](std::uint32_t e) { return part[e] == k; })) {
       rows_by_part[k].push_back(row);
+      inequality_index_by_part[k].push_back(sets.size() + i);
+    }
   }
   HittingSetLpBound out;
   out.lp = 0.0;
   out.solved = true;
   out.values.assign(n, 0.0);
+  out.duals.assign(sets.size() + inequalities.size(), 0.0);
   for (std::uint32_t k = 0; k < parts; ++k) {
     const auto& family = by_part[k];
     if (family.empty()) continue;
@@ -190,6 +207,9 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
     }
     out.lp += one.lp;
     for (std::size_t e = 0; e < n; ++e) out.values[e] += one.values[e];
+    for (std::size_t i = 0; i < index_by_part[k].size(); ++i) out.duals[index_by_part[k][i]] = one.duals[i];
+    for (std::size_t i = 0; i < inequality_index_by_part[k].size(); ++i)
+      out.duals[inequality_index_by_part[k][i]] = one.duals[index_by_part[k].size() + i];
     out.certified += one.certified;
     out.bound += one.bound;
   }

@@ -51,6 +51,8 @@
 /// (GPL) target.
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <array>
 #include <bit>
 #include <chrono>
@@ -82,6 +84,7 @@
 #include <kildall/noisy/program_concept.hpp>
 #include <kildall/noisy/verify.hpp>
 #include <kildall/noisy/window_decomposition.hpp>
+#include <kildall/noisy/zero_half_cuts.hpp>
 
 namespace kildall::noisy {
 
@@ -382,6 +385,7 @@ template <NoisyProgram G>
     }
     double lp_seconds = 0.0;
     std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
+    std::vector<HittingSetInequality> zero_half;      // {0,1/2}-cuts of the pool at the LP's points
     // Rounds after the first only while one more fits before `until`.
     const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until) {
       for (std::size_t round = 0; round <= rounds && clock::now() < deadline; ++round) {
@@ -389,14 +393,26 @@ template <NoisyProgram G>
         for (const auto& cut : master.all_sets()) pool.push_back(cut);
         for (const auto& cut : lp_cuts) pool.push_back(cut);
         const auto lp_start = clock::now();
-        const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline);
+        const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline, zero_half);
         lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
         out.statistics.seconds_in_glpk += lp.seconds;
         out.statistics.pooled_cuts = pool.size();
         out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
+        out.statistics.zero_half_cuts = zero_half.size();
+        if (const char* dump = std::getenv("ND_DUMP")) { if (FILE* f = std::fopen(dump, "w")) { for (const auto& c : pool) { for (auto v : c) std::fprintf(f, "%u ", v); std::fprintf(f, "\n"); } std::fprintf(f, "X"); for (double v : lp.values) std::fprintf(f, " %.6f", v); std::fprintf(f, "\n"); std::fclose(f);} }
+        if (std::getenv("ND_DEBUG")) std::fprintf(stderr, "[lp] %.1fs round %zu pool %zu zero_half %zu lp %.2f bound %.0f (%.1fs)\n", elapsed(), round, pool.size(), zero_half.size(), lp.lp, lp.bound, lp_seconds);
         bound = std::max(bound, lp.bound);
         if (round == rounds || lp.values.size() != n) break;
         if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * lp_seconds)) > until) break;
+        std::size_t added = 0;
+        // The {0,1/2}-cuts of the pool that the LP's point violates (within one part: else left out).
+        if (tuning.zero_half_cuts)
+          for (HittingSetInequality& cut : zero_half_cuts(n, pool, lp.values)) {
+            const std::uint32_t k = lp_part[cut.elements.front()];
+            if (std::any_of(cut.elements.begin(), cut.elements.end(), [&](std::uint32_t v) { return lp_part[v] != k; })) continue;
+            zero_half.push_back(std::move(cut));
+            ++added;
+          }
         // The LP's point rounded at 1/2: its violations give cover cuts that
         // point violates (the cut's ops are below 1/2; short cuts sum below 1).
         std::vector<bool> rounded(n, false);
@@ -405,9 +421,7 @@ template <NoisyProgram G>
           if (auto repaired = repair_placement(compact, rounded, parameters)) offer(std::move(*repaired));
         NoiseAnalysis<G> analysis = analysis_of(rounded);
         const auto violations = find_noise_violations(analysis);
-        if (violations.empty()) break;
-        for (std::size_t i = 0; i < n; ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
-        std::size_t added = 0;
+        for (std::size_t i = 0; i < n && !violations.empty(); ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
         for (const auto& violation : violations) {
           const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
           if (auto cut = separator.separate(u, noise, rounded)) {

@@ -148,6 +148,9 @@ struct LazyTuning {
   std::size_t lp_part_ops = 10000;
   /// Rounds of that LP with cuts found at its optimal point rounded at 1/2.
   std::size_t lp_rounds = 2;
+  /// Also add the {0,1/2}-cuts of the pooled cuts violated at that LP's
+  /// optimal point in each round (`zero_half_cuts.hpp`).
+  bool zero_half_cuts = true;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).
@@ -215,6 +218,7 @@ struct PlacementStatistics {
   double window_bound = 0.0;         ///< Lower bound by decomposition into windows (lazy; 0: not run).
   std::size_t window_pieces = 0;     ///< Pieces of that decomposition.
   double lp_bound = 0.0;             ///< Bound from the LP relaxation of the pooled cuts (lazy; 0: not run).
+  std::size_t zero_half_cuts = 0;    ///< {0,1/2}-cuts in that LP (lazy).
   std::size_t pooled_cuts = 0;       ///< Cuts in that LP.
   std::size_t windows_solved = 0;    ///< Windows solved by the neighbourhood search (lazy).
   std::size_t windows_improved = 0;  ///< Of those, windows whose solution was kept.
