@@ -49,6 +49,11 @@ struct HittingSetLagrangianBound {
   std::size_t blocks = 0;        ///< Blocks with own sets.
   std::size_t exact_blocks = 0;  ///< Of those, blocks whose weighted minimum GLPK proved.
   double seconds = 0.0;          ///< Time in GLPK.
+  /// The blocks' minimisers side by side (per element: chosen), for a block
+  /// without a point from GLPK its elements of `c_e <= 0` only; every own
+  /// row of a block GLPK solved holds, the crossing ones need not (a
+  /// subgradient: the crossing rows' violations).
+  std::vector<bool> chosen;
 };
 
 /// The Lagrangian bound (see the file comment) of the minimum hitting set of
@@ -104,6 +109,8 @@ struct HittingSetLagrangianBound {
   std::vector<std::vector<std::uint32_t>> members(blocks);
   for (std::uint32_t e = 0; e < n; ++e) members[block[e]].push_back(e);
   HittingSetLagrangianBound out;
+  out.chosen.assign(n, false);
+  for (std::uint32_t e = 0; e < n; ++e) out.chosen[e] = cost[e] <= 0.0;
   std::vector<std::uint32_t> column(n, UINT32_MAX);
   for (std::uint32_t b = 0; b < blocks; ++b) {
     // Elements of c_e <= 0 are taken; the own sets they hit are done.
@@ -175,7 +182,9 @@ struct HittingSetLagrangianBound {
       if (s.status == lp::SolveStatus::optimal) {
         glpk = s.objective;
         ++out.exact_blocks;
-      } else if (s.has_solution() || s.status == lp::SolveStatus::no_solution) {
+      }
+      if (s.has_solution())
+        for (std::size_t j = 0; j < used.size(); ++j) out.chosen[used[j]] = s.values[x[j].index()] > 0.5; else if (s.has_solution() || s.status == lp::SolveStatus::no_solution) {
         glpk = s.best_bound;
       }
       if (std::isfinite(glpk)) best = std::max(best, taken + glpk - 1e-7 * (1.0 + std::abs(glpk)) - 1e-9 * static_cast<double>(x.size()));
