@@ -51,8 +51,6 @@
 /// (GPL) target.
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <array>
 #include <bit>
 #include <chrono>
@@ -391,6 +389,22 @@ template <NoisyProgram G>
     double lp_seconds = 0.0;
     std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
     std::vector<HittingSetInequality> zero_half;      // {0,1/2}-cuts of the pool at the LP's points
+    // The cover cuts of the violations of a placement (they hold for every
+    // legal placement; the placement violates each), kept for the pooled LP.
+    const auto cuts_at = [&](const std::vector<bool>& mask) {
+      NoiseAnalysis<G> analysis = analysis_of(mask);
+      const auto violations = find_noise_violations(analysis);
+      for (std::size_t i = 0; i < n && !violations.empty(); ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
+      std::size_t added = 0;
+      for (const auto& violation : violations) {
+        const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
+        if (auto cut = separator.separate(u, noise, mask)) {
+          lp_cuts.push_back(std::move(cut->ops));
+          ++added;
+        }
+      }
+      return added;
+    };
     // Rounds after the first only while one more fits before `until`; with
     // `lagrangian`, the Lagrangian bound by blocks on the last LP's duals.
     const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until, bool lagrangian) {
@@ -407,7 +421,6 @@ template <NoisyProgram G>
         out.statistics.pooled_cuts = pool.size();
         out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
         out.statistics.zero_half_cuts = zero_half.size();
-        if (std::getenv("ND_DEBUG")) std::fprintf(stderr, "[lp] %.1fs round %zu pool %zu zero_half %zu lp %.2f bound %.0f (%.1fs)\n", elapsed(), round, pool.size(), zero_half.size(), lp.lp, lp.bound, lp_seconds);
         bound = std::max(bound, lp.bound);
         if (round == rounds || lp.values.size() != n) break;
         if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * lp_seconds)) > until) break;
@@ -426,16 +439,7 @@ template <NoisyProgram G>
         for (std::size_t v = 0; v < n; ++v) rounded[v] = lp.values[v] >= 0.5 - 1e-9 && is_reducible(compact.kind[v]);
         if (local)
           if (auto repaired = repair_placement(compact, rounded, parameters)) offer(std::move(*repaired));
-        NoiseAnalysis<G> analysis = analysis_of(rounded);
-        const auto violations = find_noise_violations(analysis);
-        for (std::size_t i = 0; i < n && !violations.empty(); ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
-        for (const auto& violation : violations) {
-          const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
-          if (auto cut = separator.separate(u, noise, rounded)) {
-            lp_cuts.push_back(std::move(cut->ops));
-            ++added;
-          }
-        }
+        added += cuts_at(rounded);
         if (added == 0) break;
       }
       // The Lagrangian bound on the last LP's duals (the rows it solved with: `pool`, then `zero_half`).
@@ -447,7 +451,6 @@ template <NoisyProgram G>
         out.statistics.seconds_in_glpk += blocks.seconds;
         out.statistics.lagrangian_bound = std::max(out.statistics.lagrangian_bound, blocks.bound);
         bound = std::max(bound, blocks.bound);
-        if (std::getenv("ND_DEBUG")) std::fprintf(stderr, "[lagrangian] %.1fs %.2f bound %.0f blocks %zu exact %zu\n", elapsed(), blocks.certified, blocks.bound, blocks.blocks, blocks.exact_blocks);
       }
     };
     if (tuning.pooled_lp) {
