@@ -18,10 +18,9 @@ using namespace kildall::noisy;
 namespace {
 
 using hitting_set_test::brute_force;
-using hitting_set_test::random_sets;
+using hitting_set_test::lp_seconds;
+using hitting_set_test::random_instance;
 using hitting_set_test::Sets;
-
-constexpr double seconds = 30.0;
 
 std::chrono::steady_clock::time_point later() { return std::chrono::steady_clock::now() + std::chrono::seconds(60); }
 
@@ -31,14 +30,13 @@ TEST_CASE("at most the brute-force minimum for any multipliers; at least the LP 
   std::mt19937 rng(1981);
   int above_lp = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const std::size_t n = 3 + rng() % 12;
-    const Sets sets = random_sets(rng, n, 1 + rng() % 16);
+    const auto [n, sets] = random_instance(rng);
     std::vector<std::uint32_t> block(n);
     const std::size_t size = 1 + rng() % n;
     for (std::size_t e = 0; e < n; ++e) block[e] = static_cast<std::uint32_t>(e / size);
     CAPTURE(trial);
     const int best = brute_force(n, sets);
-    const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, seconds);
+    const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, lp_seconds);
     REQUIRE(lp.solved);
     const HittingSetLagrangianBound with_duals = hitting_set_lagrangian_bound(n, sets, lp.duals, block, later());
     CHECK(with_duals.bound <= static_cast<double>(best));
@@ -51,7 +49,7 @@ TEST_CASE("at most the brute-force minimum for any multipliers; at least the LP 
     CHECK(hitting_set_lagrangian_bound(n, sets, random, block, later()).bound <= static_cast<double>(best));
     // With {0,1/2}-cuts as further rows and the LP's duals of both.
     const std::vector<HittingSetInequality> cuts = zero_half_cuts(n, sets, lp.values);
-    const HittingSetLpBound strong = hitting_set_lp_bound(n, sets, seconds, cuts);
+    const HittingSetLpBound strong = hitting_set_lp_bound(n, sets, lp_seconds, cuts);
     REQUIRE(strong.solved);
     const HittingSetLagrangianBound with_cuts = hitting_set_lagrangian_bound(n, sets, strong.duals, block, later(), 2.0, cuts);
     CHECK(with_cuts.bound <= static_cast<double>(best));
@@ -62,7 +60,7 @@ TEST_CASE("at most the brute-force minimum for any multipliers; at least the LP 
 
 TEST_CASE("known: an odd cycle of five pairs in one block is bounded by its optimum 3 (LP 2.5); split, the crossing pairs are priced") {
   const Sets cycle{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}};
-  const HittingSetLpBound lp = hitting_set_lp_bound(5, cycle, seconds);
+  const HittingSetLpBound lp = hitting_set_lp_bound(5, cycle, lp_seconds);
   const HittingSetLagrangianBound one = hitting_set_lagrangian_bound(5, cycle, lp.duals, {0, 0, 0, 0, 0}, later());
   CHECK(one.bound == 3.0);
   CHECK(one.certified == doctest::Approx(3.0).epsilon(1e-6));

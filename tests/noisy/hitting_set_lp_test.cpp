@@ -18,10 +18,11 @@ using namespace kildall::noisy;
 namespace {
 
 using hitting_set_test::brute_force;
+using hitting_set_test::random_instance;
 using hitting_set_test::random_sets;
 using hitting_set_test::Sets;
 
-constexpr double seconds = 30.0;
+constexpr double seconds = hitting_set_test::lp_seconds;
 
 }  // namespace
 
@@ -29,8 +30,7 @@ TEST_CASE("the certified LP bound is at most the brute-force minimum, and at lea
   std::mt19937 rng(18);
   int below = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const std::size_t n = 3 + rng() % 12;
-    const Sets sets = random_sets(rng, n, 1 + rng() % 14);
+    const auto [n, sets] = random_instance(rng, 14);
     CAPTURE(trial);
     const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, seconds);
     REQUIRE(lp.solved);
@@ -86,8 +86,7 @@ TEST_CASE("with further valid inequalities ({0,1/2}-cuts at the LP point): still
   std::mt19937 rng(1996);
   int raised = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const std::size_t n = 3 + rng() % 12;
-    const Sets sets = random_sets(rng, n, 1 + rng() % 16);
+    const auto [n, sets] = random_instance(rng);
     CAPTURE(trial);
     const HittingSetLpBound plain = hitting_set_lp_bound(n, sets, seconds);
     REQUIRE(plain.solved);

@@ -56,4 +56,21 @@ inline Sets random_sets(std::mt19937& rng, std::size_t n, std::size_t count) {
   return sets;
 }
 
+/// A random instance of the tests: its element count and sets.
+struct Instance {
+  std::size_t n = 0;  ///< Elements (3 to 14).
+  Sets sets;          ///< 1 to `max_sets` sets of `random_sets`.
+};
+
+/// A random instance: 3 to 14 elements, 1 to `max_sets` sets of `random_sets`.
+inline Instance random_instance(std::mt19937& rng, std::size_t max_sets = 16) {
+  Instance instance;
+  instance.n = 3 + rng() % 12;
+  instance.sets = random_sets(rng, instance.n, 1 + rng() % max_sets);
+  return instance;
+}
+
+/// GLPK's time limit of the tests' LPs, seconds (never reached on these sizes).
+constexpr double lp_seconds = 30.0;
+
 }  // namespace hitting_set_test

@@ -15,7 +15,7 @@ using namespace kildall::noisy;
 namespace {
 
 using hitting_set_test::all_hitting_sets;
-using hitting_set_test::random_sets;
+using hitting_set_test::random_instance;
 using hitting_set_test::Sets;
 
 double lhs(const HittingSetInequality& cut, const std::vector<double>& x) {
@@ -30,8 +30,7 @@ TEST_CASE("every cut holds for every hitting set, and is violated at the point b
   std::mt19937 rng(74);
   std::size_t cuts_seen = 0;
   for (int trial = 0; trial < 600; ++trial) {
-    const std::size_t n = 3 + rng() % 12;
-    const Sets sets = random_sets(rng, n, 1 + rng() % 16);
+    const auto [n, sets] = random_instance(rng);
     // Points of the shape of LP optima: mostly 0, 1/2 and 1, some other fractions.
     std::vector<double> x(n);
     for (double& v : x) {
