@@ -39,7 +39,9 @@
 ///      again with what is left. With `LazyTuning::pooled_lp`, the cuts of
 ///      the pieces (of decompositions shifted against each other) and of the
 ///      cut loop are pooled and the LP relaxation of their hitting set
-///      (`hitting_set_lp.hpp`) is a bound too. The best bound is reported.
+///      (`hitting_set_lp.hpp`, with the {0,1/2}-cuts of `zero_half_cuts.hpp`)
+///      is a bound too, and so is the Lagrangian bound by blocks of ops on
+///      its duals (`hitting_set_lagrangian.hpp`). The best bound is reported.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned

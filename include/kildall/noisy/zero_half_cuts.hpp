@@ -27,11 +27,9 @@
 /// cuts (`hitting_set_lp.hpp`, `lazy_placement.hpp`).
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <limits>
 #include <queue>
 #include <set>
 #include <stdexcept>
