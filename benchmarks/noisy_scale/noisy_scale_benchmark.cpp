@@ -12,7 +12,9 @@
 // frontier_exact (1: the frontier DP proved both levels), widest (its widest
 // layer), tie_break (1: the second level is proven), cut_bound (the cut
 // loop's master bound), window_bound (the bound by decomposition into
-// windows), pieces (of that decomposition), windows (solved by the
+// windows), lp_bound (the LP relaxation of the pooled cuts), pooled_cuts,
+// zero_half_cuts ({0,1/2}-cuts in that LP), lagrangian_bound (by blocks on
+// its duals), pieces (of that decomposition), windows (solved by the
 // neighbourhood search), improved (windows whose solution was kept).
 //
 // BM_Rebalance (issue 18 item 4): `rebalance_and_place` (rebalance.hpp) on
@@ -81,6 +83,8 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["window_bound"] = s.window_bound;
   state.counters["lp_bound"] = s.lp_bound;
   state.counters["pooled_cuts"] = static_cast<double>(s.pooled_cuts);
+  state.counters["zero_half_cuts"] = static_cast<double>(s.zero_half_cuts);
+  state.counters["lagrangian_bound"] = s.lagrangian_bound;
   state.counters["pieces"] = static_cast<double>(s.window_pieces);
   state.counters["windows"] = static_cast<double>(s.windows_solved);
   state.counters["improved"] = static_cast<double>(s.windows_improved);

@@ -1,4 +1,4 @@
-// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts); oracle: brute force over all subsets of small random instances, and instances with a known LP optimum.
+// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts, with further valid inequalities); oracle: brute force over all subsets of small random instances, and instances with a known LP optimum.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <kildall/noisy/hitting_set_lp.hpp>
+#include <kildall/noisy/zero_half_cuts.hpp>
 
 #include "hitting_set_oracle.hpp"
 
@@ -17,23 +18,11 @@ using namespace kildall::noisy;
 namespace {
 
 using hitting_set_test::brute_force;
+using hitting_set_test::random_instance;
+using hitting_set_test::random_sets;
 using hitting_set_test::Sets;
 
-// Random sets of 1-4 elements over n elements, near each other (the shape of cover cuts along a program).
-Sets random_sets(std::mt19937& rng, std::size_t n, std::size_t count) {
-  Sets sets;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t first = static_cast<std::uint32_t>(rng() % n);
-    std::vector<std::uint32_t> set{first};
-    for (std::size_t k = rng() % 4; k > 0; --k) set.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(n - 1, first + rng() % 4)));
-    std::sort(set.begin(), set.end());
-    set.erase(std::unique(set.begin(), set.end()), set.end());
-    sets.push_back(set);
-  }
-  return sets;
-}
-
-constexpr double seconds = 30.0;
+constexpr double seconds = hitting_set_test::lp_seconds;
 
 }  // namespace
 
@@ -41,8 +30,7 @@ TEST_CASE("the certified LP bound is at most the brute-force minimum, and at lea
   std::mt19937 rng(18);
   int below = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const std::size_t n = 3 + rng() % 12;
-    const Sets sets = random_sets(rng, n, 1 + rng() % 14);
+    const auto [n, sets] = random_instance(rng, 14);
     CAPTURE(trial);
     const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, seconds);
     REQUIRE(lp.solved);
@@ -92,4 +80,53 @@ TEST_CASE("by parts: at most the brute-force minimum; the sum of the parts' boun
       CHECK(parts.bound == hitting_set_lp_bound(n, first, seconds).bound + hitting_set_lp_bound(n, second, seconds).bound);
   }
   CHECK_THROWS_AS((void)hitting_set_lp_bound_by_parts(3, {{0}}, {0, 0}, deadline), std::invalid_argument);
+}
+
+TEST_CASE("with further valid inequalities ({0,1/2}-cuts at the LP point): still at most the brute-force minimum, never below the LP without them") {
+  std::mt19937 rng(1996);
+  int raised = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto [n, sets] = random_instance(rng);
+    CAPTURE(trial);
+    const HittingSetLpBound plain = hitting_set_lp_bound(n, sets, seconds);
+    REQUIRE(plain.solved);
+    const std::vector<HittingSetInequality> cuts = zero_half_cuts(n, sets, plain.values);
+    const HittingSetLpBound strong = hitting_set_lp_bound(n, sets, seconds, cuts);
+    REQUIRE(strong.solved);
+    CHECK(strong.bound <= static_cast<double>(brute_force(n, sets)));
+    CHECK(strong.lp >= plain.lp - 1e-9);
+    CHECK(strong.lp <= static_cast<double>(brute_force(n, sets)) + 1e-9);
+    CHECK(strong.certified <= strong.lp + 1e-9);
+    CHECK(strong.bound >= std::floor(strong.lp + 1e-6));  // the certificate recovers the LP optimum with the new rows' duals
+    raised += strong.lp > plain.lp + 1e-6 ? 1 : 0;
+    // By parts, the same inequalities: at most the brute-force minimum.
+    std::vector<std::uint32_t> part(n);
+    for (std::size_t e = 0; e < n; ++e) part[e] = e < n / 2 ? 0 : 1;
+    const HittingSetLpBound parts =
+        hitting_set_lp_bound_by_parts(n, sets, part, std::chrono::steady_clock::now() + std::chrono::seconds(30), cuts);
+    CHECK(parts.bound <= static_cast<double>(brute_force(n, sets)));
+    // The duals: one per row (sets, then inequalities), >= 0; by parts, 0 for the rows left out.
+    CHECK(strong.duals.size() == sets.size() + cuts.size());
+    CHECK(parts.duals.size() == sets.size() + cuts.size());
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      CHECK(strong.duals[i] >= 0.0);
+      if (part[sets[i].front()] != part[sets[i].back()]) CHECK(parts.duals[i] == 0.0);
+    }
+  }
+  CHECK(raised >= 3);  // the cuts close some integrality gaps (5 of the 5 here whose LP is below the minimum)
+}
+
+TEST_CASE("known: the odd cycle of five pairs with its {0,1/2}-cut (x_0 + ... + x_4 >= 3) has LP 3; inequality rows are checked") {
+  const Sets cycle{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}};
+  const HittingSetInequality odd{{0, 1, 2, 3, 4}, {1, 1, 1, 1, 1}, 3};
+  const HittingSetLpBound five = hitting_set_lp_bound(5, cycle, seconds, {odd});
+  CHECK(five.lp == doctest::Approx(3.0));
+  CHECK(five.bound == 3.0);
+  // A coefficient of 2 (valid: every hitting set of the triangle holds two of its elements): LP 1.5, bound 2.
+  const HittingSetLpBound weighted = hitting_set_lp_bound(3, {{0, 1}, {1, 2}, {0, 2}}, seconds, {{{0, 1, 2}, {2, 1, 1}, 2}});
+  CHECK(weighted.lp == doctest::Approx(1.5));
+  CHECK(weighted.bound == 2.0);
+  CHECK_THROWS_AS((void)hitting_set_lp_bound(5, cycle, seconds, {{{0, 1}, {1}, 1}}), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lp_bound(5, cycle, seconds, {{{0, 5}, {1, 1}, 1}}), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lp_bound(5, cycle, seconds, {{{}, {}, 1}}), std::invalid_argument);
 }

@@ -1,12 +1,13 @@
 #pragma once
 // Test support for the hitting-set tests: the size of a minimum hitting set by
 // trying every subset of the elements (small instances only, n <= 20), an
-// oracle that shares no code with the library.
+// oracle that shares no code with the library, and the random instances.
 
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace hitting_set_test {
@@ -28,5 +29,48 @@ inline int brute_force(std::size_t n, const Sets& sets) {
   }
   return best;
 }
+
+/// Every hitting set of `sets` over `n` elements (n <= 20), as bit masks.
+inline std::vector<std::uint32_t> all_hitting_sets(std::size_t n, const Sets& sets) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t s = 0; s < (std::uint32_t{1} << n); ++s)
+    if (std::all_of(sets.begin(), sets.end(), [&](const auto& set) {
+          return std::any_of(set.begin(), set.end(), [&](std::uint32_t e) { return (s >> e & 1u) != 0; });
+        }))
+      out.push_back(s);
+  return out;
+}
+
+/// `count` random sets of 1-4 elements over `n` elements, near each other
+/// (the shape of cover cuts along a program).
+inline Sets random_sets(std::mt19937& rng, std::size_t n, std::size_t count) {
+  Sets sets;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t first = static_cast<std::uint32_t>(rng() % n);
+    std::vector<std::uint32_t> set{first};
+    for (std::size_t k = rng() % 4; k > 0; --k) set.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(n - 1, first + rng() % 4)));
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    sets.push_back(set);
+  }
+  return sets;
+}
+
+/// A random instance of the tests: its element count and sets.
+struct Instance {
+  std::size_t n = 0;  ///< Elements (3 to 14).
+  Sets sets;          ///< 1 to `max_sets` sets of `random_sets`.
+};
+
+/// A random instance: 3 to 14 elements, 1 to `max_sets` sets of `random_sets`.
+inline Instance random_instance(std::mt19937& rng, std::size_t max_sets = 16) {
+  Instance instance;
+  instance.n = 3 + rng() % 12;
+  instance.sets = random_sets(rng, instance.n, 1 + rng() % max_sets);
+  return instance;
+}
+
+/// GLPK's time limit of the tests' LPs, seconds (never reached on these sizes).
+constexpr double lp_seconds = 30.0;
 
 }  // namespace hitting_set_test

@@ -182,8 +182,8 @@ TEST_CASE("stopped early (time limit 0, one round): legal, at most greedy, a val
   CHECK(not_proven > 0);  // the early stops are exercised
 }
 
-TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a bound at most the brute-force optimum") {
-  int proven = 0, compared = 0;
+TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a bound (and the LP's, the Lagrangian's) at most the brute-force optimum") {
+  int proven = 0, compared = 0, lagrangian = 0;
   for (std::uint32_t seed = 1; seed <= 80; ++seed) {
     const Dag g = seed % 2 == 0 ? noisy_test::random_program(seed, 8 + seed % 7, 0.4)
                                 : as_dag(noisy_scale::random_dag(10 + seed % 7, seed, 4 + seed % 5));
@@ -195,10 +195,14 @@ TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a
     options.lazy.cut_loop_share = 0.0;  // straight to the windows
     options.lazy.window_ops = 2 + seed % 4;
     options.lazy.neighbourhood_ops = 1 + seed % 3;
+    options.lazy.lagrangian_block_ops = 1 + seed % 5;  // several blocks, some sets across them
     const auto r = lazy(g, {}, options);
     const auto mask = placement_mask(g, r.reduce_after);
     check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
     CHECK(r.best_bound <= best.count + 1e-9);
+    CHECK(r.statistics.lp_bound <= best.count + 1e-9);
+    CHECK(r.statistics.lagrangian_bound <= best.count + 1e-9);
+    lagrangian += r.statistics.lagrangian_bound > 0.0 ? 1 : 0;
     CHECK(static_cast<int>(r.reduce_after.size()) >= best.count);
     if (r.status == PlacementStatus::optimal) {
       CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
@@ -206,8 +210,9 @@ TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a
     }
     ++compared;
   }
-  MESSAGE(compared << " programs through the windows phase; " << proven << " proven there");
+  MESSAGE(compared << " programs through the windows phase; " << proven << " proven there; " << lagrangian << " with a Lagrangian bound");
   CHECK(compared > 50);
+  CHECK(lagrangian > 0);
   CHECK(proven > 0);
 }
 
@@ -221,6 +226,8 @@ TEST_CASE("the windows phase on the issue's wide programs (1,000 ops, w32): lega
   CHECK(r.best_bound <= static_cast<double>(r.reduce_after.size()));
   CHECK(r.best_bound >= r.statistics.window_bound);
   CHECK(r.best_bound >= r.statistics.cut_bound);
+  CHECK(r.best_bound >= r.statistics.lagrangian_bound);
+  CHECK(r.best_bound >= r.statistics.lp_bound);
   MESSAGE("inserted " << r.reduce_after.size() << " (greedy " << r.greedy_count << "), bound " << r.best_bound << " (cuts "
                       << r.statistics.cut_bound << ", windows " << r.statistics.window_bound << "), " << r.message);
 }

@@ -76,6 +76,17 @@ struct HittingSetPart {
   std::vector<std::uint32_t> elements;           ///< Their elements, sorted.
 };
 
+/// A valid inequality of the hitting sets of a family: every hitting set `H`
+/// (as its 0/1 vector `x`) has `sum_i coefficients[i] * x[elements[i]] >= rhs`
+/// (a set of the family is the inequality with coefficients 1 and `rhs` 1;
+/// `zero_half_cuts.hpp` derives stronger ones, `hitting_set_lp.hpp` bounds
+/// with them).
+struct HittingSetInequality {
+  std::vector<std::uint32_t> elements;      ///< Distinct elements.
+  std::vector<std::uint32_t> coefficients;  ///< One positive coefficient per element.
+  std::uint32_t rhs = 1;                    ///< The right-hand side.
+};
+
 /// Solves a part the exact methods could not (within `deadline`; `hint[e]`:
 /// elements to prefer); its result must hit every set of the part.
 using HardPartSolver = std::function<HittingSetResult(const HittingSetPart& part,

@@ -10,8 +10,14 @@
 /// programming"): for any `y_S >= 0`, with `load_e = sum_{S ∋ e} y_S`,
 /// every hitting set `H` has `|H| >= sum_S y_S - sum_e max(0, load_e - 1)`
 /// (`|H| >= sum_{e in H} (load_e - max(0, load_e - 1))` and each set holds
-/// an element of `H`). The value is lowered by a margin for rounding, and the
-/// integer bound is its ceiling. Large families may be split into parts of
+/// an element of `H`). Valid inequalities `a x >= b` of the hitting sets
+/// with integer `a >= 0` (`HittingSetInequality`, e.g. the {0,1/2}-cuts of
+/// `zero_half_cuts.hpp`) may join the sets as rows; with their duals the
+/// certificate generalises to `|H| >= sum b y - sum_e max(0, load_e - 1)`,
+/// `load_e` summing `a_e y` over the rows (`x_e >= min(1, load_e) x_e` for a
+/// 0/1 `x`, and `sum_e load_e x_e >= sum b y` for every hitting set). The
+/// value is lowered by a margin for rounding, and the integer bound is its
+/// ceiling. Large families may be split into parts of
 /// disjoint elements (`hitting_set_lp_bound_by_parts`): the sets across two
 /// parts are left out (a relaxation), and the parts' bounds add up. Used by the lazy strategy's windows phase
 /// (`lazy_placement.hpp`) on the cuts pooled from the pieces of its
@@ -27,6 +33,7 @@
 
 #include <kildall/lp/glpk.hpp>
 #include <kildall/lp/model.hpp>
+#include <kildall/noisy/hitting_set.hpp>
 
 namespace kildall::noisy {
 
@@ -38,19 +45,41 @@ struct HittingSetLpBound {
   bool solved = false;   ///< GLPK returned an optimal LP solution.
   double seconds = 0.0;  ///< Time in GLPK.
   std::vector<double> values;  ///< The LP's optimal point, per element (0 for elements in no set; empty when not solved).
+  /// The dual values (clipped at 0) of the sets, then of the inequalities, in
+  /// their order (0 for a row left out; empty when not solved): the `y` of
+  /// the certificate, e.g. multipliers for `hitting_set_lagrangian.hpp`.
+  std::vector<double> duals;
 };
 
+namespace detail {
+
+inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequality>& inequalities) {
+  for (const HittingSetInequality& row : inequalities) {
+    if (row.coefficients.size() != row.elements.size())
+      throw std::invalid_argument("hitting_set_lp_bound: one coefficient per element of an inequality");
+    if (row.elements.empty() && row.rhs > 0) throw std::invalid_argument("hitting_set_lp_bound: an inequality with no elements never holds");
+    for (const std::uint32_t e : row.elements)
+      if (e >= n) throw std::invalid_argument("hitting_set_lp_bound: element out of range");
+  }
+}
+
+}  // namespace detail
+
 /// The certified LP bound (see the file comment) of the minimum hitting set
-/// of `sets` (element lists over `0..n-1`), within `time_limit_seconds`;
-/// `std::invalid_argument` for an empty set or an element out of range. With
-/// no sets, or when GLPK does not finish, the bound is 0.
+/// of `sets` (element lists over `0..n-1`), within `time_limit_seconds`,
+/// with the valid `inequalities` as further rows; `std::invalid_argument`
+/// for an empty set, an element out of range or an inequality with not one
+/// coefficient per element. With no sets, or when GLPK does not finish, the
+/// bound is 0.
 [[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets,
-                                                            double time_limit_seconds) {
+                                                            double time_limit_seconds,
+                                                            const std::vector<HittingSetInequality>& inequalities = {}) {
   for (const auto& set : sets) {
     if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound: an empty set can never be hit");
     for (const std::uint32_t e : set)
       if (e >= n) throw std::invalid_argument("hitting_set_lp_bound: element out of range");
   }
+  detail::check_inequalities(n, inequalities);
   HittingSetLpBound out;
   out.lp = std::nan("");
   if (sets.empty() || time_limit_seconds <= 0.0) return out;
@@ -58,17 +87,24 @@ struct HittingSetLpBound {
   std::vector<std::uint32_t> column(n, UINT32_MAX);
   std::vector<lp::Var> x;
   std::vector<lp::ConstraintRef> rows;
-  rows.reserve(sets.size());
+  rows.reserve(sets.size() + inequalities.size());
+  const auto variable = [&](std::uint32_t e) {
+    if (column[e] == UINT32_MAX) {
+      column[e] = static_cast<std::uint32_t>(x.size());
+      x.push_back(model.add_continuous(0.0, 1.0));
+    }
+    return lp::LinExpr(x[column[e]]);
+  };
   for (const auto& set : sets) {
     lp::LinExpr row;
-    for (const std::uint32_t e : set) {
-      if (column[e] == UINT32_MAX) {
-        column[e] = static_cast<std::uint32_t>(x.size());
-        x.push_back(model.add_continuous(0.0, 1.0));
-      }
-      row += lp::LinExpr(x[column[e]]);
-    }
+    for (const std::uint32_t e : set) row += variable(e);
     rows.push_back(model.add(row >= 1.0));
+  }
+  for (const HittingSetInequality& inequality : inequalities) {
+    lp::LinExpr row;
+    for (std::size_t i = 0; i < inequality.elements.size(); ++i)
+      row += static_cast<double>(inequality.coefficients[i]) * variable(inequality.elements[i]);
+    rows.push_back(model.add(row >= static_cast<double>(inequality.rhs)));
   }
   lp::LinExpr total;
   for (const lp::Var& v : x) total += lp::LinExpr(v);
@@ -86,12 +122,23 @@ struct HittingSetLpBound {
   std::vector<double> load(x.size(), 0.0);
   double value = 0.0;
   std::size_t terms = 0;
-  for (std::size_t i = 0; i < sets.size(); ++i) {
+  out.duals.assign(rows.size(), 0.0);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
     const double dual = s.dual(rows[i]);
-    const double y = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
+    out.duals[i] = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
+  }
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const double y = out.duals[i];
     value += y;
     for (const std::uint32_t e : sets[i]) load[column[e]] += y;
     terms += sets[i].size() + 1;
+  }
+  for (std::size_t i = 0; i < inequalities.size(); ++i) {
+    const double y = out.duals[sets.size() + i];
+    const HittingSetInequality& row = inequalities[i];
+    value += static_cast<double>(row.rhs) * y;
+    for (std::size_t j = 0; j < row.elements.size(); ++j) load[column[row.elements[j]]] += static_cast<double>(row.coefficients[j]) * y;
+    terms += row.elements.size() + 1;
   }
   for (const double l : load) value -= std::max(0.0, l - 1.0);
   // Rounding: each of the `terms` additions errs by at most a few ulps of the
@@ -105,31 +152,53 @@ struct HittingSetLpBound {
 
 /// The sum of the certified LP bounds of the parts: `part[e]` is the part of
 /// element `e` (parts are numbered from 0); a set with elements of two parts
-/// is left out. Each part gets the time left until `deadline`; a part GLPK
-/// does not finish adds 0 (the sum stays a bound). `solved`: every part was.
+/// is left out, and so is an inequality of `inequalities` (further rows,
+/// as for `hitting_set_lp_bound`) with elements of two parts. Each part gets
+/// the time left until `deadline`; a part GLPK does not finish adds 0 (the
+/// sum stays a bound). `solved`: every part was.
 [[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound_by_parts(std::size_t n,
                                                                      const std::vector<std::vector<std::uint32_t>>& sets,
                                                                      const std::vector<std::uint32_t>& part,
-                                                                     std::chrono::steady_clock::time_point deadline) {
+                                                                     std::chrono::steady_clock::time_point deadline,
+                                                                     const std::vector<HittingSetInequality>& inequalities = {}) {
   if (part.size() != n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: one part per element");
   std::uint32_t parts = 0;
   for (const std::uint32_t k : part) parts = std::max(parts, k + 1);
   std::vector<std::vector<std::vector<std::uint32_t>>> by_part(parts);
-  for (const auto& set : sets) {
+  std::vector<std::vector<std::size_t>> index_by_part(parts);  // row indices (sets, then inequalities)
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const auto& set = sets[i];
     if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound_by_parts: an empty set can never be hit");
     for (const std::uint32_t e : set)
       if (e >= n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: element out of range");
     const std::uint32_t k = part[set.front()];
-    if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) by_part[k].push_back(set);
+    if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) {
+      by_part[k].push_back(set);
+      index_by_part[k].push_back(i);
+    }
+  }
+  detail::check_inequalities(n, inequalities);
+  std::vector<std::vector<HittingSetInequality>> rows_by_part(parts);
+  std::vector<std::vector<std::size_t>> inequality_index_by_part(parts);
+  for (std::size_t i = 0; i < inequalities.size(); ++i) {
+    const HittingSetInequality& row = inequalities[i];
+    if (row.elements.empty()) continue;
+    const std::uint32_t k = part[row.elements.front()];
+    if (std::all_of(row.elements.begin(), row.elements.end(), [&](std::uint32_t e) { return part[e] == k; })) {
+      rows_by_part[k].push_back(row);
+      inequality_index_by_part[k].push_back(sets.size() + i);
+    }
   }
   HittingSetLpBound out;
   out.lp = 0.0;
   out.solved = true;
   out.values.assign(n, 0.0);
-  for (const auto& family : by_part) {
+  out.duals.assign(sets.size() + inequalities.size(), 0.0);
+  for (std::uint32_t k = 0; k < parts; ++k) {
+    const auto& family = by_part[k];
     if (family.empty()) continue;
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    const HittingSetLpBound one = hitting_set_lp_bound(n, family, left);
+    const HittingSetLpBound one = hitting_set_lp_bound(n, family, left, rows_by_part[k]);
     out.seconds += one.seconds;
     if (!one.solved) {
       out.solved = false;
@@ -138,6 +207,9 @@ struct HittingSetLpBound {
     }
     out.lp += one.lp;
     for (std::size_t e = 0; e < n; ++e) out.values[e] += one.values[e];
+    for (std::size_t i = 0; i < index_by_part[k].size(); ++i) out.duals[index_by_part[k][i]] = one.duals[i];
+    for (std::size_t i = 0; i < inequality_index_by_part[k].size(); ++i)
+      out.duals[inequality_index_by_part[k][i]] = one.duals[index_by_part[k].size() + i];
     out.certified += one.certified;
     out.bound += one.bound;
   }

@@ -39,7 +39,9 @@
 ///      again with what is left. With `LazyTuning::pooled_lp`, the cuts of
 ///      the pieces (of decompositions shifted against each other) and of the
 ///      cut loop are pooled and the LP relaxation of their hitting set
-///      (`hitting_set_lp.hpp`) is a bound too. The best bound is reported.
+///      (`hitting_set_lp.hpp`, with the {0,1/2}-cuts of `zero_half_cuts.hpp`)
+///      is a bound too, and so is the Lagrangian bound by blocks of ops on
+///      its duals (`hitting_set_lagrangian.hpp`). The best bound is reported.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned
@@ -75,6 +77,7 @@
 #include <kildall/noisy/frontier_placement.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/hitting_set.hpp>
+#include <kildall/noisy/hitting_set_lagrangian.hpp>
 #include <kildall/noisy/hitting_set_lp.hpp>
 #include <kildall/noisy/local_search.hpp>
 #include <kildall/noisy/noise_analysis.hpp>
@@ -82,6 +85,7 @@
 #include <kildall/noisy/program_concept.hpp>
 #include <kildall/noisy/verify.hpp>
 #include <kildall/noisy/window_decomposition.hpp>
+#include <kildall/noisy/zero_half_cuts.hpp>
 
 namespace kildall::noisy {
 
@@ -372,50 +376,83 @@ template <NoisyProgram G>
                                                 std::clamp(tuning.window_bound_share, 0.0, 1.0) * left));
     // The LP relaxation of every cut found (the cut loop's and the pieces'),
     // in parts of `lp_part_ops` consecutive reducible ops.
-    std::vector<std::uint32_t> lp_part(n, 0);
-    if (tuning.lp_part_ops > 0) {
-      std::size_t reducible = 0;
-      for (const std::uint32_t v : window_order(compact)) {
-        lp_part[v] = static_cast<std::uint32_t>(reducible / tuning.lp_part_ops);
-        reducible += is_reducible(compact.kind[v]) ? 1 : 0;
-      }
+    // The Lagrangian bound's blocks of `lagrangian_block_ops` consecutive reducible ops.
+    std::vector<std::uint32_t> lp_part(n, 0), lagrangian_block(n, 0);
+    std::size_t reducible = 0;
+    for (const std::uint32_t v : window_order(compact)) {
+      if (tuning.lp_part_ops > 0) lp_part[v] = static_cast<std::uint32_t>(reducible / tuning.lp_part_ops);
+      if (tuning.lagrangian_block_ops > 0) lagrangian_block[v] = static_cast<std::uint32_t>(reducible / tuning.lagrangian_block_ops);
+      reducible += is_reducible(compact.kind[v]) ? 1 : 0;
     }
+    const auto lagrangian_reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+        tuning.lagrangian_block_ops > 0 && tuning.pooled_lp
+            ? tuning.lagrangian_seconds_per_block * static_cast<double>(reducible / tuning.lagrangian_block_ops + 1)
+            : 0.0));
     double lp_seconds = 0.0;
     std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
-    // Rounds after the first only while one more fits before `until`.
-    const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until) {
+    std::vector<HittingSetInequality> zero_half;      // {0,1/2}-cuts of the pool at the LP's points
+    // The cover cuts of the violations of a placement (they hold for every
+    // legal placement; the placement violates each), kept for the pooled LP.
+    const auto cuts_at = [&](const std::vector<bool>& mask) {
+      NoiseAnalysis<G> analysis = analysis_of(mask);
+      const auto violations = find_noise_violations(analysis);
+      for (std::size_t i = 0; i < n && !violations.empty(); ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
+      std::size_t added = 0;
+      for (const auto& violation : violations) {
+        const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
+        if (auto cut = separator.separate(u, noise, mask)) {
+          lp_cuts.push_back(std::move(cut->ops));
+          ++added;
+        }
+      }
+      return added;
+    };
+    // Rounds after the first only while one more fits before `until`; with
+    // `lagrangian`, the Lagrangian bound by blocks on the last LP's duals.
+    const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until, bool lagrangian) {
+      std::vector<std::vector<std::uint32_t>> pool;
+      HittingSetLpBound lp;
       for (std::size_t round = 0; round <= rounds && clock::now() < deadline; ++round) {
-        std::vector<std::vector<std::uint32_t>> pool = decomposition.cuts();
+        pool = decomposition.cuts();
         for (const auto& cut : master.all_sets()) pool.push_back(cut);
         for (const auto& cut : lp_cuts) pool.push_back(cut);
         const auto lp_start = clock::now();
-        const HittingSetLpBound lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline);
+        lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline, zero_half);
         lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
         out.statistics.seconds_in_glpk += lp.seconds;
         out.statistics.pooled_cuts = pool.size();
         out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
+        out.statistics.zero_half_cuts = zero_half.size();
         bound = std::max(bound, lp.bound);
         if (round == rounds || lp.values.size() != n) break;
         if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * lp_seconds)) > until) break;
+        std::size_t added = 0;
+        // The {0,1/2}-cuts of the pool that the LP's point violates (within one part: else left out).
+        if (tuning.zero_half_cuts)
+          for (HittingSetInequality& cut : zero_half_cuts(n, pool, lp.values)) {
+            const std::uint32_t k = lp_part[cut.elements.front()];
+            if (std::any_of(cut.elements.begin(), cut.elements.end(), [&](std::uint32_t v) { return lp_part[v] != k; })) continue;
+            zero_half.push_back(std::move(cut));
+            ++added;
+          }
         // The LP's point rounded at 1/2: its violations give cover cuts that
         // point violates (the cut's ops are below 1/2; short cuts sum below 1).
         std::vector<bool> rounded(n, false);
         for (std::size_t v = 0; v < n; ++v) rounded[v] = lp.values[v] >= 0.5 - 1e-9 && is_reducible(compact.kind[v]);
         if (local)
           if (auto repaired = repair_placement(compact, rounded, parameters)) offer(std::move(*repaired));
-        NoiseAnalysis<G> analysis = analysis_of(rounded);
-        const auto violations = find_noise_violations(analysis);
-        if (violations.empty()) break;
-        for (std::size_t i = 0; i < n; ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
-        std::size_t added = 0;
-        for (const auto& violation : violations) {
-          const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
-          if (auto cut = separator.separate(u, noise, rounded)) {
-            lp_cuts.push_back(std::move(cut->ops));
-            ++added;
-          }
-        }
+        added += cuts_at(rounded);
         if (added == 0) break;
+      }
+      // The Lagrangian bound on the last LP's duals (the rows it solved with: `pool`, then `zero_half`).
+      if (lagrangian && tuning.lagrangian_block_ops > 0 && lp.duals.size() == pool.size() + zero_half.size() &&
+          clock::now() < deadline && bound < static_cast<double>(count_of(incumbent)) - 1e-9) {
+        const HittingSetLagrangianBound blocks = hitting_set_lagrangian_bound(
+            n, pool, lp.duals, lagrangian_block, std::min(deadline, std::max(until, clock::now()) + lagrangian_reserve),
+            tuning.lagrangian_block_seconds, zero_half);
+        out.statistics.seconds_in_glpk += blocks.seconds;
+        out.statistics.lagrangian_bound = std::max(out.statistics.lagrangian_bound, blocks.bound);
+        bound = std::max(bound, blocks.bound);
       }
     };
     if (tuning.pooled_lp) {
@@ -427,7 +464,7 @@ template <NoisyProgram G>
         (void)decomposition.collect_shifted(solve_piece, bound_until);
       }
       bound = std::max(bound, decomposition.bound());
-      pooled_lp_bound(tuning.lp_rounds, bound_until);
+      pooled_lp_bound(tuning.lp_rounds, bound_until, true);
     } else {
       decomposition.improve(solve_piece, bound_until);
     }
@@ -457,13 +494,13 @@ template <NoisyProgram G>
     if (bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) {
       // Merged pieces (their cuts join the pool), then the LP again in the time its last solve took.
       const auto reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-          tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0));
+          tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0)) + lagrangian_reserve;
       // More shifted decompositions first (on the 10,000-op w64 program four of them
       // gave the LP 3,653 where two gave 3,640), then merges.
       if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
       decomposition.improve(solve_piece, deadline - reserve);
       bound = std::max(bound, decomposition.bound());
-      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound(0, deadline);
+      if (tuning.pooled_lp && bound < static_cast<double>(count_of(incumbent)) - 1e-9 && clock::now() < deadline) pooled_lp_bound(0, deadline, true);
     }
     out.statistics.window_bound = decomposition.bound();
     out.statistics.window_pieces = decomposition.pieces();

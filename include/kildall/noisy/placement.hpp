@@ -148,6 +148,19 @@ struct LazyTuning {
   std::size_t lp_part_ops = 10000;
   /// Rounds of that LP with cuts found at its optimal point rounded at 1/2.
   std::size_t lp_rounds = 2;
+  /// Also add the {0,1/2}-cuts of the pooled cuts violated at that LP's
+  /// optimal point in each round (`zero_half_cuts.hpp`).
+  bool zero_half_cuts = true;
+  /// Reducible ops per block of the Lagrangian bound on the last LP of the
+  /// pooled cuts (`hitting_set_lagrangian.hpp`: the sets across blocks priced
+  /// at the LP's duals, each block's rest solved exactly; 0: never).
+  std::size_t lagrangian_block_ops = 400;
+  /// Time limit of one block's GLPK solve there, seconds.
+  double lagrangian_block_seconds = 0.5;
+  /// Time the Lagrangian bound may take beyond the bound's share before the
+  /// search, and is kept for it at the end, seconds per block (blocks not
+  /// solved by then count with the LP's duals).
+  double lagrangian_seconds_per_block = 0.1;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).
@@ -215,6 +228,8 @@ struct PlacementStatistics {
   double window_bound = 0.0;         ///< Lower bound by decomposition into windows (lazy; 0: not run).
   std::size_t window_pieces = 0;     ///< Pieces of that decomposition.
   double lp_bound = 0.0;             ///< Bound from the LP relaxation of the pooled cuts (lazy; 0: not run).
+  std::size_t zero_half_cuts = 0;    ///< {0,1/2}-cuts in that LP (lazy).
+  double lagrangian_bound = 0.0;     ///< Bound by Lagrangian relaxation of that LP's blocks (lazy; 0: not run).
   std::size_t pooled_cuts = 0;       ///< Cuts in that LP.
   std::size_t windows_solved = 0;    ///< Windows solved by the neighbourhood search (lazy).
   std::size_t windows_improved = 0;  ///< Of those, windows whose solution was kept.

@@ -1,0 +1,200 @@
+#pragma once
+/// \file
+/// A lower bound of a minimum hitting set by Lagrangian relaxation of the
+/// sets that cross blocks of elements (Geoffrion 1974, "Lagrangean
+/// relaxation for integer programming"; Fisher 1981, "The Lagrangian
+/// relaxation method for solving integer programming problems"). The
+/// elements are split into blocks; a set whose elements are all in one block
+/// is that block's own, the others cross. For multipliers `y_S >= 0` of the
+/// crossing sets and `c_e = 1 - sum_{crossing S ∋ e} y_S`, every hitting set
+/// `x` has `|x| = sum_e c_e x_e + sum_S y_S (sum_{e in S} x_e) >=
+/// sum_e c_e x_e + sum_S y_S`, and `sum_e c_e x_e` is at least the sum over
+/// blocks of the least `c`-weight of a 0/1 choice of the block's elements
+/// that hits the block's own sets. Each block's minimum is a weighted set
+/// cover: elements of `c_e <= 0` are taken, the rest is solved by GLPK's
+/// branch and cut within a time limit; a block GLPK does not finish counts
+/// with the larger of GLPK's bound and the value of the multipliers of its
+/// own sets as a dual solution of its LP relaxation (weak duality:
+/// `sum_{own S} y_S - sum_{e in block} max(0, load_e - 1)`, `load_e` summing
+/// `y_S` over all sets holding `e`). With the LP relaxation's optimal duals
+/// as multipliers (`hitting_set_lp.hpp`) that dual value summed over blocks is
+/// the LP bound's certificate, so the bound is at least the LP bound and
+/// exceeds it by the blocks' integrality gaps. A block's optimum is as exact
+/// as GLPK's branch and bound (the cut loop's master trusts it the same way);
+/// a margin for its pruning tolerance (1e-7 relative) and for rounding is
+/// subtracted. Used by the lazy `reduce_noise` strategy on its pooled cover
+/// cuts (`lazy_placement.hpp`). Further valid inequalities `a x >= b`
+/// (`HittingSetInequality`, e.g. {0,1/2}-cuts) join as rows the same way (a
+/// crossing one adds `b y` and lowers `c_e` by `a_e y`). Needs the
+/// `kildall::glpk` (GPL) target.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <kildall/lp/glpk.hpp>
+#include <kildall/lp/model.hpp>
+#include <kildall/noisy/hitting_set.hpp>
+
+namespace kildall::noisy {
+
+/// The Lagrangian bound by blocks of a minimum hitting set.
+struct HittingSetLagrangianBound {
+  double certified = 0.0;        ///< The bound's value, lowered by the margins.
+  double bound = 0.0;            ///< `ceil(certified)`: a lower bound of the minimum hitting set's size.
+  std::size_t blocks = 0;        ///< Blocks with own sets.
+  std::size_t exact_blocks = 0;  ///< Of those, blocks whose weighted minimum GLPK proved.
+  double seconds = 0.0;          ///< Time in GLPK.
+  /// The blocks' minimisers side by side (per element: chosen), for a block
+  /// without a point from GLPK its elements of `c_e <= 0` only; every own
+  /// row of a block GLPK solved holds, the crossing ones need not (a
+  /// subgradient: the crossing rows' violations).
+  std::vector<bool> chosen;
+};
+
+/// The Lagrangian bound (see the file comment) of the minimum hitting set of
+/// `sets` (element lists over `0..n-1`) and the valid `inequalities`, with
+/// `multipliers[i] >= 0` for row `i` (the sets, then the inequalities; e.g.
+/// `HittingSetLpBound::duals`; those of the blocks' own rows only enter the
+/// fallback) and `block[e]` the block of element `e`; each block's GLPK solve
+/// gets at most `block_seconds`, none starts after `deadline` (the blocks
+/// left count with their fallback). `std::invalid_argument` for sizes that
+/// do not match, an empty set, an element out of range or a negative
+/// multiplier.
+[[nodiscard]] inline HittingSetLagrangianBound hitting_set_lagrangian_bound(
+    std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets, const std::vector<double>& multipliers,
+    const std::vector<std::uint32_t>& block, std::chrono::steady_clock::time_point deadline, double block_seconds = 2.0,
+    const std::vector<HittingSetInequality>& inequalities = {}) {
+  const std::size_t rows = sets.size() + inequalities.size();
+  if (multipliers.size() != rows) throw std::invalid_argument("hitting_set_lagrangian_bound: one multiplier per row");
+  if (block.size() != n) throw std::invalid_argument("hitting_set_lagrangian_bound: one block per element");
+  // Row r: its elements, the coefficient of its j-th element, its right-hand side.
+  const auto elements = [&](std::size_t r) -> const std::vector<std::uint32_t>& {
+    return r < sets.size() ? sets[r] : inequalities[r - sets.size()].elements;
+  };
+  const auto coefficient = [&](std::size_t r, std::size_t j) {
+    return r < sets.size() ? 1.0 : static_cast<double>(inequalities[r - sets.size()].coefficients[j]);
+  };
+  const auto rhs = [&](std::size_t r) { return r < sets.size() ? 1.0 : static_cast<double>(inequalities[r - sets.size()].rhs); };
+  std::uint32_t blocks = 0;
+  for (const std::uint32_t b : block) blocks = std::max(blocks, b + 1);
+  std::vector<std::vector<std::size_t>> own(blocks);
+  std::vector<double> cost(n, 1.0), load(n, 0.0);
+  double value = 0.0;  // the crossing rows' multipliers times their right-hand sides
+  std::size_t terms = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const auto& row = elements(r);
+    if (r < sets.size() && row.empty()) throw std::invalid_argument("hitting_set_lagrangian_bound: an empty set can never be hit");
+    if (r >= sets.size() && inequalities[r - sets.size()].coefficients.size() != row.size())
+      throw std::invalid_argument("hitting_set_lagrangian_bound: one coefficient per element of an inequality");
+    for (const std::uint32_t e : row)
+      if (e >= n) throw std::invalid_argument("hitting_set_lagrangian_bound: element out of range");
+    const double y = multipliers[r];
+    if (!(y >= 0.0) || !std::isfinite(y)) throw std::invalid_argument("hitting_set_lagrangian_bound: multipliers must be finite and >= 0");
+    if (row.empty()) continue;
+    for (std::size_t j = 0; j < row.size(); ++j) load[row[j]] += coefficient(r, j) * y;
+    terms += row.size() + 1;
+    const std::uint32_t b = block[row.front()];
+    if (std::all_of(row.begin(), row.end(), [&](std::uint32_t e) { return block[e] == b; })) {
+      own[b].push_back(r);
+      continue;
+    }
+    value += rhs(r) * y;
+    for (std::size_t j = 0; j < row.size(); ++j) cost[row[j]] -= coefficient(r, j) * y;
+  }
+  std::vector<std::vector<std::uint32_t>> members(blocks);
+  for (std::uint32_t e = 0; e < n; ++e) members[block[e]].push_back(e);
+  HittingSetLagrangianBound out;
+  out.chosen.assign(n, false);
+  for (std::uint32_t e = 0; e < n; ++e) out.chosen[e] = cost[e] <= 0.0;
+  std::vector<std::uint32_t> column(n, UINT32_MAX);
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    // Elements of c_e <= 0 are taken; the own sets they hit are done.
+    double taken = 0.0, fallback = 0.0;
+    for (const std::uint32_t e : members[b]) {
+      if (cost[e] <= 0.0) taken += cost[e];
+      fallback -= std::max(0.0, load[e] - 1.0);
+    }
+    for (const std::size_t r : own[b]) fallback += rhs(r) * multipliers[r];
+    // Rows still open once the elements of c_e <= 0 are taken: sets they
+    // miss; every own inequality (its right-hand side lowered by what they give).
+    std::vector<std::size_t> open;
+    for (const std::size_t r : own[b])
+      if (r >= sets.size() || std::none_of(sets[r].begin(), sets[r].end(), [&](std::uint32_t e) { return cost[e] <= 0.0; }))
+        open.push_back(r);
+    if (own[b].empty() && members[b].empty()) continue;
+    if (!own[b].empty()) ++out.blocks;
+    double best = fallback;
+    if (open.empty()) {
+      best = std::max(best, taken);
+      out.exact_blocks += own[b].empty() ? 0 : 1;
+    } else if (std::chrono::steady_clock::now() < deadline) {
+      lp::Model model;
+      std::vector<lp::Var> x;
+      std::vector<std::uint32_t> used;
+      lp::LinExpr objective;
+      bool empty_row = false;  // a row no untaken element can meet: only the fallback
+      for (const std::size_t r : open) {
+        lp::LinExpr row;
+        bool any = false;
+        double need = rhs(r);
+        const auto& members_of_row = elements(r);
+        for (std::size_t j = 0; j < members_of_row.size(); ++j) {
+          const std::uint32_t e = members_of_row[j];
+          if (cost[e] <= 0.0) {
+            need -= coefficient(r, j);
+            continue;
+          }
+          if (column[e] == UINT32_MAX) {
+            column[e] = static_cast<std::uint32_t>(x.size());
+            x.push_back(model.add_binary());
+            used.push_back(e);
+            objective += cost[e] * lp::LinExpr(x.back());
+          }
+          row += coefficient(r, j) * lp::LinExpr(x[column[e]]);
+          any = true;
+        }
+        if (need > 0.0 && any) (void)model.add(row >= need);
+        empty_row = empty_row || (need > 0.0 && !any);
+      }
+      for (const std::uint32_t e : used) column[e] = UINT32_MAX;
+      if (empty_row || x.empty()) {
+        if (!empty_row) {
+          best = std::max(best, taken);
+          ++out.exact_blocks;
+        }
+        value += best;
+        continue;
+      }
+      model.minimize(objective);
+      lp::GlpkOptions options;
+      options.time_limit_seconds =
+          std::min(block_seconds, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
+      options.cuts = true;
+      options.polish = false;
+      const lp::Solution s = lp::GlpkSolver(options).solve(model);
+      out.seconds += s.seconds;
+      double glpk = std::nan("");
+      if (s.status == lp::SolveStatus::optimal) {
+        glpk = s.objective;
+        ++out.exact_blocks;
+      }
+      if (s.has_solution())
+        for (std::size_t j = 0; j < used.size(); ++j) out.chosen[used[j]] = s.values[x[j].index()] > 0.5; else if (s.has_solution() || s.status == lp::SolveStatus::no_solution) {
+        glpk = s.best_bound;
+      }
+      if (std::isfinite(glpk)) best = std::max(best, taken + glpk - 1e-7 * (1.0 + std::abs(glpk)) - 1e-9 * static_cast<double>(x.size()));
+    }
+    value += best;
+  }
+  const double margin = 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(value));
+  out.certified = std::max(0.0, value - margin);
+  out.bound = std::ceil(out.certified);
+  return out;
+}
+
+}  // namespace kildall::noisy

@@ -1,0 +1,87 @@
+// hitting_set_lagrangian (the Lagrangian bound of a minimum hitting set by blocks of elements); oracle: brute force over all subsets of small random instances, the LP bound of hitting_set_lp, and instances with a known optimum.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include <kildall/noisy/hitting_set_lagrangian.hpp>
+#include <kildall/noisy/hitting_set_lp.hpp>
+#include <kildall/noisy/zero_half_cuts.hpp>
+
+#include "hitting_set_oracle.hpp"
+
+using namespace kildall::noisy;
+
+namespace {
+
+using hitting_set_test::brute_force;
+using hitting_set_test::lp_seconds;
+using hitting_set_test::random_instance;
+using hitting_set_test::Sets;
+
+std::chrono::steady_clock::time_point later() { return std::chrono::steady_clock::now() + std::chrono::seconds(60); }
+
+}  // namespace
+
+TEST_CASE("at most the brute-force minimum for any multipliers; at least the LP bound with the LP's duals") {
+  std::mt19937 rng(1981);
+  int above_lp = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto [n, sets] = random_instance(rng);
+    std::vector<std::uint32_t> block(n);
+    const std::size_t size = 1 + rng() % n;
+    for (std::size_t e = 0; e < n; ++e) block[e] = static_cast<std::uint32_t>(e / size);
+    CAPTURE(trial);
+    const int best = brute_force(n, sets);
+    const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, lp_seconds);
+    REQUIRE(lp.solved);
+    const HittingSetLagrangianBound with_duals = hitting_set_lagrangian_bound(n, sets, lp.duals, block, later());
+    CHECK(with_duals.bound <= static_cast<double>(best));
+    CHECK(with_duals.certified >= lp.certified - 1e-6);
+    CHECK(with_duals.exact_blocks == with_duals.blocks);
+    above_lp += with_duals.certified > lp.lp + 1e-6 ? 1 : 0;
+    // Any multipliers >= 0 (here random, some far too large): still a bound.
+    std::vector<double> random(sets.size());
+    for (double& y : random) y = static_cast<double>(rng() % 5) / 2.0;
+    CHECK(hitting_set_lagrangian_bound(n, sets, random, block, later()).bound <= static_cast<double>(best));
+    // With {0,1/2}-cuts as further rows and the LP's duals of both.
+    const std::vector<HittingSetInequality> cuts = zero_half_cuts(n, sets, lp.values);
+    const HittingSetLpBound strong = hitting_set_lp_bound(n, sets, lp_seconds, cuts);
+    REQUIRE(strong.solved);
+    const HittingSetLagrangianBound with_cuts = hitting_set_lagrangian_bound(n, sets, strong.duals, block, later(), 2.0, cuts);
+    CHECK(with_cuts.bound <= static_cast<double>(best));
+    CHECK(with_cuts.certified >= strong.certified - 1e-6);
+  }
+  CHECK(above_lp > 0);  // the blocks' integrality gaps raise it above the LP (else the checks above prove little)
+}
+
+TEST_CASE("known: an odd cycle of five pairs in one block is bounded by its optimum 3 (LP 2.5); split, the crossing pairs are priced") {
+  const Sets cycle{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}};
+  const HittingSetLpBound lp = hitting_set_lp_bound(5, cycle, lp_seconds);
+  const HittingSetLagrangianBound one = hitting_set_lagrangian_bound(5, cycle, lp.duals, {0, 0, 0, 0, 0}, later());
+  CHECK(one.bound == 3.0);
+  CHECK(one.certified == doctest::Approx(3.0).epsilon(1e-6));
+  CHECK(one.blocks == 1);
+  CHECK(one.exact_blocks == 1);
+  // Every element its own block: every pair crosses, the bound is the LP's dual value, 2.5.
+  const HittingSetLagrangianBound apart = hitting_set_lagrangian_bound(5, cycle, lp.duals, {0, 1, 2, 3, 4}, later());
+  CHECK(apart.certified == doctest::Approx(2.5).epsilon(1e-6));
+  CHECK(apart.bound == 3.0);
+  // No time: every block counts with its fallback (the LP dual value).
+  const HittingSetLagrangianBound late = hitting_set_lagrangian_bound(5, cycle, lp.duals, {0, 0, 0, 0, 0}, std::chrono::steady_clock::now());
+  CHECK(late.certified == doctest::Approx(2.5).epsilon(1e-6));
+  CHECK(late.exact_blocks == 0);
+}
+
+TEST_CASE("errors: sizes that do not match, an empty set, an element out of range, a negative multiplier") {
+  const auto t = later();
+  CHECK_THROWS_AS((void)hitting_set_lagrangian_bound(3, {{0, 1}}, {}, {0, 0, 0}, t), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lagrangian_bound(3, {{0, 1}}, {1.0}, {0, 0}, t), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lagrangian_bound(3, {{}}, {1.0}, {0, 0, 0}, t), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lagrangian_bound(3, {{0, 3}}, {1.0}, {0, 0, 0}, t), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lagrangian_bound(3, {{0, 1}}, {-1.0}, {0, 0, 0}, t), std::invalid_argument);
+  CHECK_THROWS_AS((void)hitting_set_lagrangian_bound(3, {{0, 1}}, {1.0, 1.0}, {0, 0, 0}, t, 1.0, {{{0}, {1, 1}, 1}}), std::invalid_argument);
+}
