@@ -1,5 +1,6 @@
 // Tests of kildall/ir/rewriter.hpp: creating, linking, replacing and erasing
-// keep the function valid (verifier) and behaving the same (interpreter).
+// keep the function valid (verifier) and behaving the same (interpreter); use counts against
+// each value's own use_count.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -128,4 +129,36 @@ TEST_CASE("unique_name gives the least free suffix, as a search over every name 
   }
   CHECK(suffixed > 1000);
   CHECK(rewriter.unique_name("c0_i32") != "c0_i32_1");  // taken since parsing
+}
+
+TEST_CASE("use counts into a reused array equal each value's use_count, after ops are erased") {
+  const OpRegistry registry;
+  Module m = parse_and_verify(R"(func.func @f(%a: i32, %b: i32) -> i32 {
+  %x = arith.addi %a, %b : i32
+  %y = arith.muli %x, %a : i32
+  %z = arith.subi %y, %x : i32
+  return %z : i32
+}
+)",
+                              registry);
+  Function& fn = m.functions[0];
+  Rewriter rewriter(fn);
+  // A stale array longer than the function and full of garbage: every entry is recounted.
+  kildall::ir::BodyArray<std::uint32_t> counts(fn.values.size() + 7, 99);
+  const auto check_counts = [&] {
+    rewriter.use_counts(counts);
+    REQUIRE(counts.size() == fn.values.size());
+    CHECK(counts == rewriter.use_counts());
+    for (ValueId v = 0; v < fn.values.size(); ++v) CHECK(counts[v] == rewriter.use_count(v));
+  };
+  check_counts();
+  CHECK(counts[0] == 2);  // %a: by %x and %y
+  // %z := %y, then %z's op goes: %x loses a use, %y gains the return's.
+  const ValueId x = 2, y = 3, z = 4;
+  CHECK(rewriter.replace_all_uses(z, y) == 1);
+  rewriter.erase(fn.values[z].owner);
+  check_counts();
+  CHECK(counts[x] == 1);
+  CHECK(counts[y] == 1);
+  CHECK(counts[z] == 0);
 }

@@ -288,7 +288,7 @@ class RegionSimplifier {
     if (op == no_index || op != block.last_op || !is(fn_.ops[op].code, BuiltinOp::br)) return no_index;
     if (fn_.successors_of(op)[0].block == b || region_entry(b) == b) return no_index;
     if (block.argument_count == 0) return op;
-    if (uses_.empty()) uses_ = rewriter_.use_counts();
+    if (uses_.empty()) rewriter_.use_counts(uses_);  // (in the scratch's memory)
     for (std::uint32_t i = 0; i < block.argument_count; ++i) {
       const ValueId a = block.argument_begin + i;
       std::uint32_t in_branch = 0;

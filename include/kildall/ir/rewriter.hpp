@@ -204,12 +204,18 @@ class Rewriter {
 
   /// Number of uses of each value by live ops, indexed by `ValueId` (one pass over the operands).
   [[nodiscard]] BodyArray<std::uint32_t> use_counts() const {
-    BodyArray<std::uint32_t> counts(fn_->values.size(), 0);
+    BodyArray<std::uint32_t> counts;
+    use_counts(counts);
+    return counts;
+  }
+  /// `use_counts()` into `counts` (resized to the values; a caller counting again and again
+  /// keeps its memory).
+  void use_counts(BodyArray<std::uint32_t>& counts) const {
+    counts.assign(fn_->values.size(), 0);
     for (OpId op = 0; op < fn_->ops.size(); ++op) {
       if (fn_->ops[op].erased) continue;
       for (const ValueId v : fn_->operands_of(op)) ++counts[v];
     }
-    return counts;
   }
 
   /// Number of uses of `value` by live ops.
