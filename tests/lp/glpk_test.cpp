@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -444,6 +446,37 @@ TEST_CASE("two threads solving at once get the sequential results") {
   a.join();
   b.join();
   CHECK(parallel == sequential);
+}
+
+TEST_CASE("with thread-local GLPK state, a solve on another thread finishes while one is in branch-and-bound") {
+  CHECK(glpk_lock().owns_lock() == !glpk_thread_local());
+  if (!glpk_thread_local()) {
+    MESSAGE("this GLPK keeps global state: solves from several threads are serialized");
+    return;
+  }
+  // The first progress report (inside glp_intopt) starts a second solve on another thread
+  // and waits for it: with a process-wide lock it could not finish before this one does.
+  std::atomic<bool> other_done{false};
+  bool overlapped = false;
+  std::thread other;
+  double other_objective = 0.0;
+  GlpkOptions o;
+  o.progress_interval_seconds = 0.0;
+  o.progress = [&](const MipProgress&) {
+    if (other.joinable()) return;
+    other = std::thread([&] {
+      other_objective = solve_glpk(knapsack(12, 5)).objective;
+      other_done = true;
+    });
+    for (int i = 0; i < 2000 && !other_done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    overlapped = other_done.load();
+  };
+  const Solution s = solve_glpk(knapsack(25, 3), o);
+  if (other.joinable()) other.join();
+  CHECK(s.status == SolveStatus::optimal);
+  CHECK(s.objective == solve_glpk(knapsack(25, 3)).objective);
+  CHECK(overlapped);
+  CHECK(other_objective == solve_glpk(knapsack(12, 5)).objective);
 }
 
 TEST_CASE("lexicographic objectives through GlpkSolver keep the primary optimum") {

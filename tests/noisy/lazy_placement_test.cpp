@@ -182,7 +182,7 @@ TEST_CASE("stopped early (time limit 0, one round): legal, at most greedy, a val
   CHECK(not_proven > 0);  // the early stops are exercised
 }
 
-TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a bound (and the LP's, the Lagrangian's) at most the brute-force optimum") {
+TEST_CASE("the windows phase (no time in the cut loop; the search side by side or after the bound): legal, at most greedy, a bound (and the LP's, the Lagrangian's) at most the brute-force optimum") {
   int proven = 0, compared = 0, lagrangian = 0;
   for (std::uint32_t seed = 1; seed <= 80; ++seed) {
     const Dag g = seed % 2 == 0 ? noisy_test::random_program(seed, 8 + seed % 7, 0.4)
@@ -196,6 +196,7 @@ TEST_CASE("the windows phase (no time in the cut loop): legal, at most greedy, a
     options.lazy.window_ops = 2 + seed % 4;
     options.lazy.neighbourhood_ops = 1 + seed % 3;
     options.lazy.lagrangian_block_ops = 1 + seed % 5;  // several blocks, some sets across them
+    options.lazy.threads = 1 + seed / 2 % 2;
     const auto r = lazy(g, {}, options);
     const auto mask = placement_mask(g, r.reduce_after);
     check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);

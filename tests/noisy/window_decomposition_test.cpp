@@ -273,6 +273,45 @@ TEST_CASE("the neighbourhood search keeps a legal placement, never more reductio
   CHECK(improved > 10);
 }
 
+TEST_CASE("the neighbourhood search asks `stop` before each window with the count so far, and ends when it says so") {
+  int stopped = 0;
+  for (std::uint32_t seed = 1; seed <= 200; ++seed) {
+    const Dag g = program_for(seed);
+    const NoiseParameters p = parameters_for(seed);
+    if (noisy_test::brute_force(g, p.initial, p.maximum).count < 0) continue;
+    CAPTURE(seed);
+    const CompactNoisyProgram compact = compact_program(g);
+    const std::vector<bool> start = placement_mask(g, place_reduce_noise_greedy(g, p));
+    // Stopped at once: the start comes back unchanged, no window solved.
+    WindowOptions o;
+    o.ops = 2 + seed % 3;
+    std::vector<std::size_t> asked;
+    o.stop = [&](std::size_t c) {
+      asked.push_back(c);
+      return true;
+    };
+    WindowSearchStatistics stats;
+    CHECK(improve_by_windows(compact, start, p, o, exact_solver(p), &stats) == start);
+    CHECK(stats.windows == 0);
+    CHECK(asked.size() <= 1);
+    if (!asked.empty()) CHECK(asked.front() == count(start));
+    // Stopped once the count drops below the start's: the first gain ends the search.
+    asked.clear();
+    o.stop = [&](std::size_t c) {
+      asked.push_back(c);
+      return c < count(start);
+    };
+    const std::vector<bool> after = improve_by_windows(compact, start, p, o, exact_solver(p), &stats);
+    CHECK(noisy_test::evaluate(g, after, p.initial, p.maximum).legal);
+    for (std::size_t i = 0; i + 1 < asked.size(); ++i) CHECK(asked[i] == count(start));  // the counts it was asked with
+    if (count(after) < count(start)) {
+      CHECK(asked.back() == count(after));  // asked with the gain, then stopped
+      ++stopped;
+    }
+  }
+  CHECK(stopped > 5);
+}
+
 TEST_CASE("window_order: vertex order when topological, else the program's topological order; empty with a cycle") {
   const Dag g = noisy_test::random_program(3, 12);
   const CompactNoisyProgram p = compact_program(g);

@@ -14,10 +14,13 @@
 ///   environment is then unusable) and returns SolveStatus::error.
 /// - Output: all terminal output goes through `glp_term_hook`; nothing is
 ///   printed unless `GlpkOptions::verbosity` asks for it.
-/// - Threads: GLPK keeps global (or, if built with TLS, thread-local) state.
-///   Every GLPK call made here holds one process-wide mutex (`glpk_lock()`),
-///   so solves from several threads are serialized and safe. Code that calls
-///   GLPK directly while kildall may be solving must hold `glpk_lock()` too.
+/// - Threads: GLPK keeps global state, or thread-local state when built with
+///   TLS (`glpk_thread_local()`; Debian's GLPK 5 is). Every GLPK call made
+///   here holds `glpk_lock()`: a process-wide mutex in the first case, so
+///   solves from several threads are serialized and safe; nothing in the
+///   second, where solves on different threads run side by side. Code that
+///   calls GLPK directly while kildall may be solving must hold
+///   `glpk_lock()` too.
 /// - `glp_intopt` without its presolver needs an optimal LP relaxation
 ///   (else GLP_EROOT): the backend runs `glp_simplex` first in that case.
 /// - New GLPK columns are fixed at 0: every column's bounds are set.
@@ -108,9 +111,25 @@ struct GlpkOptions {
   bool release_environment = true;
 };
 
-/// The process-wide lock that serializes every GLPK call made by kildall.
+/// Whether GLPK keeps its state per thread: built with thread-local storage
+/// (`glp_config("TLS")`, GLPK 5; Debian's is). Solves on different threads,
+/// each with its own problem objects, are then independent.
+[[nodiscard]] inline bool glpk_thread_local() noexcept {
+#if GLP_MAJOR_VERSION >= 5
+  static const bool thread_local_state = glp_config("TLS") != nullptr;
+  return thread_local_state;
+#else
+  return false;
+#endif
+}
+
+/// The lock every GLPK call made by kildall holds: a process-wide mutex when
+/// GLPK's state is global, so that solves from several threads are
+/// serialized; none (an empty lock: solves run side by side) when GLPK keeps
+/// its state per thread (`glpk_thread_local()`).
 [[nodiscard]] inline std::unique_lock<std::mutex> glpk_lock() {
   static std::mutex mutex;
+  if (glpk_thread_local()) return {};
   return std::unique_lock<std::mutex>(mutex);
 }
 
@@ -453,7 +472,7 @@ inline void solve_body(void* context) {
 }  // namespace glpk_detail
 
 /// Solves models with GLPK. Cheap to copy; `solve` is const and thread-safe
-/// (GLPK calls are serialized by glpk_lock()). Satisfies WarmStartBackend.
+/// (GLPK calls hold glpk_lock()). Satisfies WarmStartBackend.
 class GlpkSolver {
  public:
   /// A solver with the given options.

@@ -135,8 +135,14 @@ struct LazyTuning {
   /// Share of the time limit the cut loop gets before the window phase.
   double cut_loop_share = 0.1;
   /// Share of the time left after the cut loop that goes to the bound by
-  /// decomposition first (the rest: neighbourhood search, then the bound again).
+  /// decomposition first (the rest: neighbourhood search, then the bound again;
+  /// side by side, the bound's first stage before its merges).
   double window_bound_share = 0.4;
+  /// Threads of the windows phase: 2 runs the neighbourhood search on a
+  /// second thread beside the bound (on a machine with at least two cores),
+  /// from the pieces' repaired placement until the time limit; 1 runs them
+  /// one after the other. The program is read from both threads.
+  std::size_t threads = 2;
   /// Time limit of one window's exact solve, seconds.
   double window_seconds = 1.0;
   /// The bound of the windows phase also from the LP relaxation of the

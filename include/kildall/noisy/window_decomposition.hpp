@@ -91,6 +91,10 @@ struct WindowOptions {
   double window_seconds = 1.0;
   /// Stop at this point in time.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  /// `improve_by_windows` only: asked before each window with the reduction
+  /// count of the placement so far; true ends the search (the lazy strategy:
+  /// a bound found on another thread meets that count). Empty: never.
+  std::function<bool(std::size_t)> stop;
 };
 
 /// The order the windows follow: vertex order if it is topological, else the
@@ -394,7 +398,8 @@ struct WindowSearchStatistics {
 /// Large neighbourhood search over windows (see the file comment): a legal
 /// placement `reduced` of the acyclic `program` (per vertex) with at most as
 /// many reductions, legal (checked by `evaluate_placement`). Stops at
-/// `options.deadline` or after two passes without improvement.
+/// `options.deadline`, when `options.stop` says so, or after two passes
+/// without improvement.
 [[nodiscard]] inline std::vector<bool> improve_by_windows(const CompactNoisyProgram& program, std::vector<bool> reduced,
                                                           const NoiseParameters& parameters, const WindowOptions& options,
                                                           const WindowSolver& solve, WindowSearchStatistics* statistics = nullptr) {
@@ -418,7 +423,7 @@ struct WindowSearchStatistics {
     bool improved = false;
     for (std::size_t w = 0; w < starts.size(); ++w) {
       const auto now = std::chrono::steady_clock::now();
-      if (now >= options.deadline) return reduced;
+      if (now >= options.deadline || (options.stop && options.stop(count(reduced)))) return reduced;
       const std::uint32_t first = starts[w];
       const std::uint32_t last = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order.size());
       const PlacedNoise noise = evaluate_placement(program, reduced, parameters);
