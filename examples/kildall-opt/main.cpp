@@ -94,7 +94,8 @@ constexpr std::string_view usage_text =
     "  --mlir-timing-display=<tree|list>  Layout of the timing report (default: tree)\n"
     "  --mlir-print-ir-before-all  Print the IR to stderr before each pass\n"
     "  --mlir-print-ir-after-all  Print the IR to stderr after each pass\n"
-    "  --mlir-disable-threading   Run function passes on one thread (default: one per core)\n"
+    "  --mlir-disable-threading   Run on one thread: function passes (default: one per core) and\n"
+    "                             the noisy placement's windows phase (default: two)\n"
     "  --allow-unregistered-dialect  Accept ops of unknown dialects in MLIR's generic form\n"
     "                             (\"foo.op\"(%a) : (i32) -> i32): opaque, results unknown\n"
     "  -o <file>                  Output file (default: stdout, also '-o -'); never the input file\n"
@@ -595,6 +596,7 @@ ChunkResult process_chunk(const Chunk& chunk, InputText* streamed, const Options
     context.trace = options.debug ? &std::cerr : nullptr;
     context.log = &std::cerr;
     context.file = source_name;
+    context.threading = options.threading;
     pass::ModuleAnalyses<IrPasses> analyses(module, context);
     pass::RunOptions<IrPasses> run;
     run.pool = pool;

@@ -41,6 +41,8 @@ struct PassContext {
   std::ostream* trace = nullptr;  ///< `--debug-analysis`: where analyses trace each visit (null: silent).
   std::ostream* log = nullptr;    ///< Where passes write summaries (null: nowhere).
   std::string file;               ///< The source name diagnostics of passes name.
+  /// Passes may use more than one thread (`kildall-opt --mlir-disable-threading` turns it off).
+  bool threading = true;
 
   /// The driver's solver options: two narrowing passes after widening.
   [[nodiscard]] static SolverOptions default_solver_options() {

@@ -218,18 +218,20 @@ class NoisyDriver {
   static constexpr std::string_view pass_names[] = {"noisy-verify", "noisy-rebalance", "noisy-reduce-noise"};
 
   /// Runs the pass `pass` (one of `pass_names`) on a parsed, verified module,
-  /// placing with `strategy`. Throws `ir::IrError` at the offending op when
-  /// verification fails or no placement can make a function legal. `log`
-  /// gets the summary, progress and (with `debug`) the analysis trace.
+  /// placing with `strategy`, on a second thread too unless `threading` is off
+  /// (`--mlir-disable-threading`: `LazyTuning::threads`). Throws `ir::IrError`
+  /// at the offending op when verification fails or no placement can make a
+  /// function legal. `log` gets the summary, progress and (with `debug`) the
+  /// analysis trace.
   void run_pass(std::string_view pass, ir::Module& module, bool debug, std::ostream& log,
-                PlacementStrategy strategy = PlacementStrategy::lazy) const {
+                PlacementStrategy strategy = PlacementStrategy::lazy, bool threading = true) const {
     require_registered();
     if (pass == "noisy-verify") {
       verify(module, debug, log);
     } else if (pass == "noisy-rebalance") {
-      rebalance(module, strategy, log);
+      rebalance(module, strategy, log, threading);
     } else if (pass == "noisy-reduce-noise") {
-      reduce_noise(module, strategy, log);
+      reduce_noise(module, strategy, log, threading);
       ir::verify(module);
       verify(module, debug, log);
     } else {
@@ -325,7 +327,7 @@ class NoisyDriver {
     return path.replace_extension().string() + "." + fn.name + (ext.empty() ? ".lp" : ext);
   }
 
-  void reduce_noise(ir::Module& module, PlacementStrategy strategy, std::ostream& log) const {
+  void reduce_noise(ir::Module& module, PlacementStrategy strategy, std::ostream& log, bool threading) const {
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
     const bool greedy = strategy == PlacementStrategy::greedy;
@@ -341,7 +343,7 @@ class NoisyDriver {
         const IrNoisyProgram program(fn, dialect_);
         try {
           if (!options_.emit_lp.empty()) emit_lp(module, program);
-          const auto result = place_reduce_noise(program, options_.parameters, placement_options(program, start, log, strategy));
+          const auto result = place_reduce_noise(program, options_.parameters, placement_options(program, start, log, strategy, threading));
           placement = result.reduce_after;
           greedy_total += result.greedy_count;
           bound_total += result.best_bound;
@@ -376,7 +378,7 @@ class NoisyDriver {
     log << line.str();
   }
 
-  void rebalance(ir::Module& module, PlacementStrategy strategy, std::ostream& log) const {
+  void rebalance(ir::Module& module, PlacementStrategy strategy, std::ostream& log, bool threading) const {
     const auto start = std::chrono::steady_clock::now();
     std::size_t trees = 0, seen = 0, before = 0, after = 0, functions = 0, changed = 0;
     bool all_optimal = true;
@@ -386,7 +388,7 @@ class NoisyDriver {
       PlacementOptions o;
       {
         const IrNoisyProgram program(fn, dialect_);
-        o = placement_options(program, start, log, strategy);
+        o = placement_options(program, start, log, strategy, threading);
       }
       o.ilp.name = nullptr;  // it names the values of `program`, gone here; the candidates are copies
       IrRebalanceReport report;
@@ -413,11 +415,12 @@ class NoisyDriver {
   }
 
   // The options of `place_reduce_noise` for one function: the strategy, the
-  // time left, LP names, and one progress line a second on `log`.
+  // time left, the threads, LP names, and one progress line a second on `log`.
   [[nodiscard]] PlacementOptions placement_options(const IrNoisyProgram& program, std::chrono::steady_clock::time_point start,
-                                                   std::ostream& log, PlacementStrategy strategy) const {
+                                                   std::ostream& log, PlacementStrategy strategy, bool threading) const {
     PlacementOptions o;
     o.strategy = strategy;
+    o.lazy.threads = threading ? 2 : 1;
     o.time_limit_seconds = lp::inf;
     if (options_.time_limit_seconds < lp::inf) {
       const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -508,7 +511,7 @@ class NoisyDriver {
                                        const ir::PassContext& context) {
           std::ostringstream discarded;  // no log given: summaries go nowhere
           std::ostream& log = context.log ? *context.log : discarded;
-          driver->run_pass(row.name, module, context.trace != nullptr, log, strategy);
+          driver->run_pass(row.name, module, context.trace != nullptr, log, strategy, context.threading);
           return row.name == "noisy-verify" ? pass::PreservedAnalyses::all() : pass::PreservedAnalyses::none();
         };
       };

@@ -42,6 +42,10 @@
 ///      (`hitting_set_lp.hpp`, with the {0,1/2}-cuts of `zero_half_cuts.hpp`)
 ///      is a bound too, and so is the Lagrangian bound by blocks of ops on
 ///      its duals (`hitting_set_lagrangian.hpp`). The best bound is reported.
+///      With `LazyTuning::threads` >= 2 (and two cores) the search runs on a
+///      second thread beside the bound, from the pieces' repaired placement
+///      to the time limit (more window sizes once it converges); the fewer
+///      reductions of the two threads' placements are kept.
 /// "optimal" is reported only when proven; when the time limit (honoured up
 /// to one GLPK call's granularity) or the round limit hits, the result is the
 /// incumbent with the best bound and its relative gap. Every returned
