@@ -49,7 +49,9 @@ namespace kildall::bench {
         continue;
       }
       const std::uint64_t kind = rng() % 16;
-      const std::string name = "%" + std::to_string(defined);
+      // (appended rather than `"%" + std::to_string(...)`: GCC 12 at -O3 warns a false -Wrestrict there)
+      std::string name = "%";
+      name += std::to_string(defined);
       if (kind == 0) {
         out += "    " + name + " = arith.constant " + std::to_string(static_cast<std::int32_t>(rng() % 2001) - 1000) +
                " : i32\n";
