@@ -503,9 +503,9 @@ template <NoisyProgram G>
         if (local) better = drop_redundant_reductions(compact, std::move(better), parameters);
         if (count_of(better) >= count_of(start) || !is_legal(analysis_of(better))) return false;
         start = std::move(better);
-        search_count.store(std::min(search_count.load(), count_of(start)));
         return true;
       };
+      // (`stop` also tells the bound thread the count: asked after every round that gained.)
       const auto more = [&] { return clock::now() < deadline && !search_options.stop(count_of(start)); };
       (void)search_round(1.0, deadline);
       if (!own_thread) {
