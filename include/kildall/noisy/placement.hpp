@@ -140,8 +140,8 @@ struct LazyTuning {
   double window_bound_share = 0.4;
   /// Threads of the windows phase: 2 runs the neighbourhood search on a
   /// second thread beside the bound (on a machine with at least two cores),
-  /// from the pieces' repaired placement until the time limit; 1 runs them
-  /// one after the other. The program is read from both threads.
+  /// from the pieces' repaired placement until the time limit; 1 (or 0) runs
+  /// them one after the other. The program is read from both threads.
   std::size_t threads = 2;
   /// Time limit of one window's exact solve, seconds.
   double window_seconds = 1.0;
