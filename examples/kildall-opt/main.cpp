@@ -53,6 +53,7 @@
 #include <kildall/pass/pipeline.hpp>
 #include <kildall/pass/thread_pool.hpp>
 #include <kildall/pass/timing.hpp>
+#include <kildall/support/free_page_reporting.hpp>
 
 // Dialects outside kildall/ir/ extend the driver as `ir::DriverPlugin`s. The
 // noisy dialect's plugin uses the ILP placement (GLPK, GPL): it is compiled in
@@ -96,6 +97,9 @@ constexpr std::string_view usage_text =
     "  --mlir-print-ir-after-all  Print the IR to stderr after each pass\n"
     "  --mlir-disable-threading   Run on one thread: function passes (default: one per core) and\n"
     "                             the noisy placement's windows phase (default: two)\n"
+    "  --huge-pages=<auto|on|off>  Offer large arrays to transparent huge pages (default auto: off on\n"
+    "                             a VM that reports freed memory to its host, where fresh huge pages\n"
+    "                             cost more than 4 KiB ones; on elsewhere)\n"
     "  --allow-unregistered-dialect  Accept ops of unknown dialects in MLIR's generic form\n"
     "                             (\"foo.op\"(%a) : (i32) -> i32): opaque, results unknown\n"
     "  -o <file>                  Output file (default: stdout, also '-o -'); never the input file\n"
@@ -125,6 +129,7 @@ struct Options {
   bool threading = true;
   bool split_input = false;
   bool allow_unregistered = false;  // --allow-unregistered-dialect
+  std::optional<kildall::HugePageAdvice> huge_pages;  // --huge-pages=on|off; nullopt: auto
   bool help = false;
 };
 
@@ -190,6 +195,12 @@ Options parse_options(int argc, char** argv, const std::vector<DriverPlugin>& pl
       options.print_after = true;
     } else if (arg == "--mlir-disable-threading") {
       options.threading = false;
+    } else if (arg.starts_with("--huge-pages=")) {
+      const std::string_view choice = arg.substr(13);
+      if (choice == "on") options.huge_pages = kildall::HugePageAdvice::advise;
+      else if (choice == "off") options.huge_pages = kildall::HugePageAdvice::none;
+      else if (choice == "auto") options.huge_pages.reset();
+      else throw UsageError{"unknown choice '" + std::string(choice) + "' for --huge-pages (expected auto, on or off)"};
     } else if (arg == "--allow-unregistered-dialect") {
       options.allow_unregistered = true;
     } else if (arg == "-o") {
@@ -650,6 +661,9 @@ int main(int argc, char** argv) {
     for (const DriverPlugin& plugin : plugins)
       if (plugin.register_passes) plugin.register_passes(passes);
     const Options options = parse_options(argc, argv, plugins, passes);
+    // Before the input's arrays are allocated (huge_page_advice.hpp: a one-shot process).
+    kildall::set_huge_page_advice(options.huge_pages ? *options.huge_pages
+                                                     : kildall::huge_page_advice_for_one_shot_process());
     if (options.help) {
       std::cout << usage_text;
       for (const DriverPlugin& plugin : plugins) std::cout << plugin.usage;

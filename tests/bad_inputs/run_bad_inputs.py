@@ -38,8 +38,9 @@ def write(path, data):
 
 
 # Generators: each writes what it needs into `work` and returns
-# (argument naming the input, bytes for stdin or None, output path or None).
-# The output path is relative to `work`; None means "out.mlir".
+# (argument naming the input, bytes for stdin or None, output path or None),
+# optionally followed by a list of options put before the input (a bad
+# command line). The output path is relative to `work`; None means "out.mlir".
 
 def gen_long_line_10mb_identifier(work):
     write(os.path.join(work, "input.mlir"), b"a" * TEN_MB + b"\n")
@@ -127,6 +128,11 @@ def gen_stdin_undefined_value(work):
     return "-", b"func.func @f(%a: i32) -> i32 {\n  return %b : i32\n}\n", None
 
 
+def gen_huge_pages_unknown_choice(work):
+    write(os.path.join(work, "input.mlir"), VALID)
+    return "input.mlir", None, None, ["--huge-pages=sometimes"]
+
+
 GENERATORS = {name[len("gen_"):]: f for name, f in globals().items() if name.startswith("gen_")}
 
 
@@ -137,11 +143,13 @@ def run_case(opt, cases, work_root, name, position):
     mlir = os.path.join(cases, name + ".mlir")
     stdin_data = None
     output = "out.mlir"
+    options = []
     if os.path.exists(mlir):
         shutil.copyfile(mlir, os.path.join(work, name + ".mlir"))
         input_arg = name + ".mlir"
     elif name in GENERATORS:
-        input_arg, stdin_data, custom_output = GENERATORS[name](work)
+        input_arg, stdin_data, custom_output, *rest = GENERATORS[name](work)
+        options = rest[0] if rest else []
         if custom_output:
             output = custom_output
     else:
@@ -152,7 +160,7 @@ def run_case(opt, cases, work_root, name, position):
     preseed = position % 2 == 0 and not os.path.exists(output_path) and os.path.isdir(os.path.dirname(output_path))
     if preseed:
         write(output_path, SENTINEL)
-    args = [opt] + PASS_VARIANTS[position % len(PASS_VARIANTS)] + [input_arg, "-o", output]
+    args = [opt] + PASS_VARIANTS[position % len(PASS_VARIANTS)] + options + [input_arg, "-o", output]
     try:
         proc = subprocess.run(args, cwd=work, input=stdin_data if stdin_data is not None else b"",
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT_SECONDS)

@@ -12,7 +12,10 @@
 /// therefore aligned to 2 MiB and, on Linux, offered to transparent huge
 /// pages with `madvise(MADV_HUGEPAGE)` (the kernel's "madvise" THP mode,
 /// Debian's default): one fault per 2 MiB. Where huge pages are unavailable
-/// the advice is ignored and the array behaves like any other allocation.
+/// the advice is ignored and the array behaves like any other allocation. The
+/// process can turn the advice off (`set_huge_page_advice`,
+/// `huge_page_advice.hpp`: a short process on a VM that reports freed memory
+/// to its host pays more for fresh huge pages than for 4 KiB ones).
 /// The last huge page of an array is advised only when the array fills three
 /// quarters of it, so a written array holds at most 512 KiB past its end.
 /// Smaller arrays use plain `operator new`. Freed large arrays go to a
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include <kildall/support/huge_buffer_cache.hpp>
+#include <kildall/support/huge_page_advice.hpp>
 
 /// \cond INTERNAL
 #if defined(__linux__) && __has_include(<sys/mman.h>)
@@ -82,7 +86,7 @@ struct LargeArrayAllocator {
     if (void* reused = huge_buffer_cache().take(rounded, advised)) return static_cast<T*>(reused);
     void* p = ::operator new(rounded, std::align_val_t{huge_page_bytes});
 #if KILDALL_DETAIL_HAS_MADVISE
-    (void)::madvise(p, advised, MADV_HUGEPAGE);  // advice only
+    if (advised != 0) (void)::madvise(p, advised, MADV_HUGEPAGE);  // advice only
 #endif
     return static_cast<T*>(p);
   }
@@ -106,11 +110,12 @@ struct LargeArrayAllocator {
   [[nodiscard]] static constexpr std::size_t round_up(std::size_t bytes) noexcept {  // whole huge pages
     return (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
   }
-  // The part of an array of `bytes` advised as huge pages: its last huge page only when the
-  // array fills at least three quarters of it: a written array then holds at most 512 KiB past
-  // its end, and a mostly empty last page stays on 4 KiB pages (a fault per page, but only for
-  // what is written).
-  [[nodiscard]] static constexpr std::size_t advised_bytes(std::size_t bytes) noexcept {
+  // The part of an array of `bytes` advised as huge pages: none when the process turned the
+  // advice off; else its last huge page only when the array fills at least three quarters of
+  // it: a written array then holds at most 512 KiB past its end, and a mostly empty last page
+  // stays on 4 KiB pages (a fault per page, but only for what is written).
+  [[nodiscard]] static std::size_t advised_bytes(std::size_t bytes) noexcept {
+    if (huge_page_advice() == HugePageAdvice::none) return 0;
     const std::size_t whole = bytes / huge_page_bytes * huge_page_bytes;
     return bytes - whole >= huge_page_bytes / 4 * 3 ? round_up(bytes) : whole;
   }
