@@ -32,13 +32,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -313,19 +313,23 @@ class HittingSetSolver {
       opening[first].push_back(k);
       closing[last].push_back(k);
     }
-    struct Entry {
-      Mask mask;             // started cuts not yet hit
-      std::uint32_t cost;    // ops taken so far
-      std::uint32_t parent;  // index in the previous layer; top bit: this op taken
-    };
+    // A layer's states: their masks (started cuts not yet hit) and costs (ops
+    // taken so far) for the layer at hand only; every layer's back pointers
+    // (index in the previous layer; top bit: this op taken) for the placement.
     constexpr std::uint32_t taken = std::uint32_t{1} << 31;
-    std::vector<std::vector<Entry>> layers;
-    layers.reserve(m + 1);
-    layers.push_back({Entry{Mask{}, 0, 0}});
+    // The memory cap counts what a state with its mask kept in every layer took.
+    constexpr std::size_t entry_bytes = sizeof(Mask) + 2 * sizeof(std::uint32_t);
+    std::vector<std::vector<std::uint32_t>> parents;
+    parents.reserve(m + 1);
+    parents.push_back({0});
+    std::vector<Mask> masks{Mask{}}, next_masks;
+    std::vector<std::uint32_t> costs{0}, next_costs, next_parents;
     std::map<std::uint32_t, std::size_t> slot;  // cut id -> bit
     std::vector<bool> used(Words * 64, false);
     std::size_t stored = 1;
-    std::unordered_map<Mask, std::uint32_t, MaskHash> index;
+    // The next layer's states by mask: open addressing, linear probing.
+    constexpr std::uint32_t empty = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> index;
     for (std::size_t i = 0; i < m; ++i) {
       Mask opened{}, hits{}, closes{};
       for (const std::uint32_t k : opening[i]) {
@@ -338,47 +342,60 @@ class HittingSetSolver {
       }
       for (const std::uint32_t k : containing[i]) set_bit(hits, slot.at(k));
       for (const std::uint32_t k : closing[i]) set_bit(closes, slot.at(k));
-      const std::vector<Entry>& previous = layers.back();
-      std::vector<Entry> next;
-      index.clear();
+      next_masks.clear();
+      next_costs.clear();
+      next_parents.clear();
+      // At most two states per state of this layer, at most half the slots full.
+      const std::size_t slots = std::bit_ceil(std::max<std::size_t>(16, 4 * masks.size()));
+      index.assign(slots, empty);
       const auto offer = [&](const Mask& mask, std::uint32_t cost, std::uint32_t parent) {
         for (std::size_t w = 0; w < Words; ++w)
           if ((mask[w] & closes[w]) != 0) return;  // a closing cut left unhit
-        auto [it, fresh] = index.try_emplace(mask, static_cast<std::uint32_t>(next.size()));
-        if (fresh) next.push_back(Entry{mask, cost, parent});
-        else if (cost < next[it->second].cost) next[it->second] = Entry{mask, cost, parent};
+        std::size_t at = MaskHash{}(mask) & (slots - 1);
+        while (index[at] != empty && next_masks[index[at]] != mask) at = (at + 1) & (slots - 1);
+        if (index[at] == empty) {
+          index[at] = static_cast<std::uint32_t>(next_masks.size());
+          next_masks.push_back(mask);
+          next_costs.push_back(cost);
+          next_parents.push_back(parent);
+        } else if (cost < next_costs[index[at]]) {
+          next_costs[index[at]] = cost;
+          next_parents[index[at]] = parent;
+        }
       };
-      for (std::uint32_t p = 0; p < previous.size(); ++p) {
-        Mask skip = previous[p].mask, take = previous[p].mask;
+      for (std::uint32_t p = 0; p < masks.size(); ++p) {
+        Mask skip = masks[p], take = masks[p];
         for (std::size_t w = 0; w < Words; ++w) {
           skip[w] |= opened[w];
           take[w] = skip[w] & ~hits[w];
         }
-        offer(skip, previous[p].cost, p);
-        offer(take, previous[p].cost + 1, p | taken);
+        offer(skip, costs[p], p);
+        offer(take, costs[p] + 1, p | taken);
       }
       for (const std::uint32_t k : closing[i]) {
         used[slot.at(k)] = false;
         slot.erase(k);
       }
-      stored += next.size();
-      if (next.empty() || next.size() > std::min<std::size_t>(max_states, taken) || stored * sizeof(Entry) > (std::size_t{64} << 20))
+      stored += next_masks.size();
+      if (next_masks.empty() || next_masks.size() > std::min<std::size_t>(max_states, taken) ||
+          stored * entry_bytes > (std::size_t{64} << 20))
         return std::nullopt;
-      layers.push_back(std::move(next));
+      masks.swap(next_masks);
+      costs.swap(next_costs);
+      parents.push_back(next_parents);
     }
     // Every cut has closed: the states left have an empty mask; take the cheapest.
-    const std::vector<Entry>& last = layers.back();
     std::uint32_t best = 0;
-    for (std::uint32_t p = 1; p < last.size(); ++p)
-      if (last[p].cost < last[best].cost) best = p;
+    for (std::uint32_t p = 1; p < costs.size(); ++p)
+      if (costs[p] < costs[best]) best = p;
     Part part;
-    part.bound = static_cast<double>(last[best].cost);
+    part.bound = static_cast<double>(costs[best]);
     part.optimal = true;
     std::uint32_t at = best;
     for (std::size_t i = m; i > 0; --i) {
-      const Entry& e = layers[i][at];
-      if ((e.parent & taken) != 0) part.chosen.push_back(order[i - 1]);
-      at = e.parent & ~taken;
+      const std::uint32_t parent = parents[i][at];
+      if ((parent & taken) != 0) part.chosen.push_back(order[i - 1]);
+      at = parent & ~taken;
     }
     return part;
   }
