@@ -1,6 +1,7 @@
 // The lazy strategy (cover-cut loop, hitting-set master, GLPK parts); oracles: brute force / exhaustive search over placements with the independent evaluator, the article's model solved by GLPK.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -122,6 +123,33 @@ TEST_CASE("the optimum equals the brute force over all placements (hundreds of r
   }
   MESSAGE(checked << " programs at the brute-force optimum; below greedy on " << improved);
   CHECK(checked > 150);
+}
+
+TEST_CASE("a start placement: legal ones (an optimum, any legal one) leave the result at the brute-force optimum, illegal ones are ignored") {
+  int checked = 0;
+  for (std::uint32_t seed = 1; seed <= 120; ++seed) {
+    const Dag g = noisy_test::random_program(seed, 3 + seed % 9, seed % 3 == 0 ? 0.45 : 0.25);
+    CAPTURE(seed);
+    const auto best = noisy_test::brute_force(g);
+    if (best.count < 0) continue;
+    const auto legal = noisy_test::legal_placements(g);
+    REQUIRE(!legal.empty());
+    std::vector<bool> optimum;
+    for (const auto& m : legal)
+      if (static_cast<int>(std::count(m.begin(), m.end(), true)) == best.count) optimum = m;
+    PlacementOptions o;
+    o.lazy.program_frontier_states = 0;
+    for (const std::vector<bool>& start : {optimum, legal[seed % legal.size()], legal.front(),
+                                           std::vector<bool>(boost::num_vertices(g), false)}) {
+      const auto r = detail::lazy_placement(g, {}, o, nullptr, start);
+      const auto mask = placement_mask(g, r.reduce_after);
+      check_result(g, r, mask, noisy_test::evaluate(g, mask).legal);
+      CHECK(r.status == PlacementStatus::optimal);
+      CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
+    }
+    ++checked;
+  }
+  CHECK(checked > 80);
 }
 
 TEST_CASE("the issue's random DAGs (8..18 ops): the optimum of an exhaustive search") {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include <kildall/noisy/cover_cuts.hpp>
@@ -26,7 +28,7 @@ namespace {
 // The exact window solver of these tests: the frontier DP (exact for the
 // fewest reductions; tested against the brute force in its own test).
 WindowSolver exact_solver(const NoiseParameters& parameters) {
-  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point) {
+  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point, const std::vector<bool>&) {
     WindowSolution s;
     FrontierPlacementOptions o;
     o.max_states = 1u << 22;
@@ -43,7 +45,7 @@ WindowSolver exact_solver(const NoiseParameters& parameters) {
 // A window solver that also returns its cuts: the lazy strategy's cut loop
 // (without the program's frontier DP, which finds no cuts).
 WindowSolver cut_loop_solver(const NoiseParameters& parameters) {
-  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point) {
+  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point, const std::vector<bool>&) {
     WindowSolution s;
     PlacementOptions o;
     o.prefer_early = false;
@@ -203,7 +205,7 @@ TEST_CASE("the bound holds when time runs out (unsolved pieces count 0) and for 
   // A solver that proves nothing but a bound of 1 for every non-empty piece.
   WindowBound weak(compact, least, {}, o);
   (void)weak.improve(
-      [](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point) {
+      [](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point, const std::vector<bool>&) {
         WindowSolution s;
         const auto r = frontier_placement(sub, {}, FrontierPlacementOptions{1u << 22, 40});
         s.bound = r && r->count > 0 ? 1.0 : 0.0;
@@ -271,6 +273,50 @@ TEST_CASE("the neighbourhood search keeps a legal placement, never more reductio
   MESSAGE(compared << " programs: improved greedy in " << improved << " searches, reached the optimum in " << reached);
   CHECK(compared > 120);
   CHECK(improved > 10);
+}
+
+TEST_CASE("the neighbourhood search hands each window its present placement (legal there) and solves no window again without change") {
+  std::size_t skipped = 0, solved = 0;
+  for (std::uint32_t seed = 1; seed <= 200; ++seed) {
+    const Dag g = program_for(seed);
+    const NoiseParameters p = parameters_for(seed);
+    const auto best = noisy_test::brute_force(g, p.initial, p.maximum);
+    if (best.count < 0) continue;
+    CAPTURE(seed);
+    const CompactNoisyProgram compact = compact_program(g);
+    const std::vector<bool> start = placement_mask(g, place_reduce_noise_greedy(g, p));
+    // The exact solver, checking what it is handed and recording the
+    // windows (program and placement) it found no gain in.
+    std::set<std::pair<std::vector<std::vector<std::uint32_t>>, std::vector<bool>>> no_gain;
+    const WindowSolver exact = exact_solver(p);
+    const WindowSolver checked = [&](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point until,
+                                     const std::vector<bool>& present) {
+      REQUIRE(present.size() == sub.size());
+      CHECK(is_legal_placement(sub, evaluate_placement(sub, present, p), p));
+      std::vector<std::vector<std::uint32_t>> shape;
+      for (std::uint32_t v = 0; v < sub.size(); ++v) {
+        const auto ops = sub.operands(v);
+        shape.emplace_back(ops.begin(), ops.end());
+        shape.back().push_back(static_cast<std::uint32_t>(sub.kind[v]));
+      }
+      const auto key = std::make_pair(shape, present);
+      CHECK(no_gain.count(key) == 0);  // never solved again once it gave nothing
+      WindowSolution s = exact(sub, until, present);
+      if (s.reduced.size() == sub.size() && count(s.reduced) >= count(present)) no_gain.insert(key);
+      return s;
+    };
+    WindowOptions o;
+    o.ops = 2 + seed % 3;
+    WindowSearchStatistics stats;
+    const std::vector<bool> after = improve_by_windows(compact, start, p, o, checked, &stats);
+    CHECK(noisy_test::evaluate(g, after, p.initial, p.maximum).legal);
+    CHECK(count(after) <= count(start));
+    CHECK(static_cast<int>(count(after)) >= best.count);
+    skipped += stats.skipped;
+    solved += stats.windows;
+  }
+  MESSAGE(solved << " windows solved, " << skipped << " skipped");
+  CHECK(skipped > 0);
 }
 
 TEST_CASE("the neighbourhood search asks `stop` before each window with the count so far, and ends when it says so") {

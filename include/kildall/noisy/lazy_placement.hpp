@@ -166,10 +166,14 @@ inline HittingSetResult glpk_hitting_set(const HittingSetPart& hp, std::chrono::
 ///
 /// `cuts` (optional): set to every cover cut the cut loop found (vertex
 /// index lists; each is hit by every legal placement of `program`).
+/// `start_placement` (optional, per vertex index): a placement to start from; when it
+/// is legal and has fewer reductions than the greedy one, it is the first
+/// incumbent (so the loop ends as soon as the bound meets it).
 template <NoisyProgram G>
 [[nodiscard]] PlacementResult<vertex_t<G>> lazy_placement(const G& program, const NoiseParameters& parameters,
                                                           const PlacementOptions& options,
-                                                          std::vector<std::vector<std::uint32_t>>* cuts = nullptr) {
+                                                          std::vector<std::vector<std::uint32_t>>* cuts = nullptr,
+                                                          const std::vector<bool>& start_placement = {}) {
   using clock = std::chrono::steady_clock;
   using V = vertex_t<G>;
   const auto start = clock::now();
@@ -206,6 +210,8 @@ template <NoisyProgram G>
     std::vector<bool> pruned = drop_redundant_reductions(compact, incumbent, parameters);
     if (count_of(pruned) < out.greedy_count && is_legal(analysis_of(pruned))) incumbent = std::move(pruned);
   }
+  if (start_placement.size() == n && count_of(start_placement) < count_of(incumbent) && is_legal(analysis_of(start_placement)))
+    incumbent = start_placement;
   out.statistics.seconds_first_legal = elapsed();
   const auto offer = [&](std::vector<bool> candidate) {
     if (local) candidate = drop_redundant_reductions(compact, std::move(candidate), parameters);
@@ -351,7 +357,7 @@ template <NoisyProgram G>
     // instead of 10-15 s); the neighbourhood search's windows as the cut loop
     // solves its own master (more windows per second there).
     const auto window_solver = [&](bool glpk_parts) {
-      return WindowSolver([&, glpk_parts](const CompactNoisyProgram& sub, clock::time_point until) {
+      return WindowSolver([&, glpk_parts](const CompactNoisyProgram& sub, clock::time_point until, const std::vector<bool>& present) {
         PlacementOptions sub_options;
         sub_options.prefer_early = false;
         sub_options.time_limit_seconds = std::max(0.0, std::chrono::duration<double>(until - clock::now()).count());
@@ -363,7 +369,8 @@ template <NoisyProgram G>
         WindowSolution solution;
         try {
           const PlacementResult<std::uint32_t> r =
-              lazy_placement(sub, parameters, sub_options, glpk_parts && tuning.pooled_lp ? &solution.cuts : nullptr);
+              lazy_placement(sub, parameters, sub_options, glpk_parts && tuning.pooled_lp ? &solution.cuts : nullptr,
+                             present);
           solution.reduced = placement_mask(sub, r.reduce_after);
           solution.bound = r.best_bound;
           solution.optimal = r.status == PlacementStatus::optimal;

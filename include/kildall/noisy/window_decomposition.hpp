@@ -45,6 +45,10 @@
 /// noise (ops that are legal only while it stays there, below), solve exactly, and
 /// keep the result when it needs fewer reductions and the whole program,
 /// evaluated again, is legal. Windows slide by half their size between passes.
+/// The solver gets the window's present placement to start from (a solve
+/// that cannot beat it ends once its bound meets it), and a window whose
+/// program and placement are those of a window solved before without gain
+/// (a fingerprint of both) is not solved again.
 ///
 /// A value of noise `l` is an encode followed by `l - initial` adds of fresh
 /// encodes (noise `initial + k` after `k` adds), or from `2 x initial` on the
@@ -61,6 +65,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -80,8 +85,13 @@ struct WindowSolution {
   std::vector<std::vector<std::uint32_t>> cuts;
 };
 
-/// Solves a window's program (the fewest reductions) by the given time.
-using WindowSolver = std::function<WindowSolution(const CompactNoisyProgram&, std::chrono::steady_clock::time_point)>;
+/// Solves a window's program (the fewest reductions) by the given time;
+/// the third argument is a legal placement of the window's program to start
+/// from (per vertex: the neighbourhood search's present placement, so a solve
+/// that cannot beat it may stop as soon as its bound meets it), or empty (the
+/// bound's pieces).
+using WindowSolver = std::function<WindowSolution(const CompactNoisyProgram&, std::chrono::steady_clock::time_point,
+                                                  const std::vector<bool>&)>;
 
 /// Options of the window methods.
 struct WindowOptions {
@@ -172,6 +182,22 @@ inline std::vector<std::uint32_t> window_starts(const CompactNoisyProgram& p, co
     ++j;
   }
   return starts;
+}
+
+// A 64-bit fingerprint of a window's program and a placement of it (FNV-1a
+// over its kinds, operands and the placement).
+inline std::uint64_t window_fingerprint(const CompactNoisyProgram& p, const std::vector<bool>& placed) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  const auto mix = [&h](std::uint64_t x) {
+    for (int i = 0; i < 8; ++i, x >>= 8) h = (h ^ (x & 0xffu)) * 0x100000001b3ull;
+  };
+  mix(p.size());
+  for (std::uint32_t v = 0; v < p.size(); ++v) {
+    mix(static_cast<std::uint64_t>(p.kind[v]) << 1 | (v < placed.size() && placed[v] ? 1u : 0u));
+    for (const std::uint32_t o : p.operands(v)) mix(o);
+    mix(0xffffffffull);
+  }
+  return h;
 }
 
 }  // namespace detail
@@ -354,7 +380,7 @@ class WindowBound {
     const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last, &stands_for);
     piece.solved = true;
     if (!program) return;  // no bound from this piece (but that of its halves)
-    const WindowSolution s = solve(*program, until);
+    const WindowSolution s = solve(*program, until, {});
     piece.bound = std::max(piece.bound, s.bound);
     piece.optimal = s.optimal;
     if (s.reduced.size() == stands_for.size()) {
@@ -393,6 +419,7 @@ struct WindowSearchStatistics {
   std::size_t windows = 0;   ///< Window programs solved.
   std::size_t improved = 0;  ///< Windows whose solution was kept.
   std::size_t passes = 0;    ///< Passes over the program.
+  std::size_t skipped = 0;   ///< Windows not solved again: the same program and placement as one solved without gain.
 };
 
 /// Large neighbourhood search over windows (see the file comment): a legal
@@ -417,6 +444,7 @@ struct WindowSearchStatistics {
   WindowSearchStatistics& stats = statistics ? *statistics : local;
   std::size_t idle_passes = 0;
   std::vector<std::uint32_t> id(n, npos), outside(n, npos);
+  std::unordered_set<std::uint64_t> tried;  // fingerprints of windows solved without gain
   for (std::size_t pass = 0; idle_passes < 2; ++pass) {
     const std::size_t offset = pass % 2 == 0 ? 0 : std::max<std::size_t>(options.ops / 2, 1);
     const std::vector<std::uint32_t> starts = detail::window_starts(program, order, options.ops, offset);
@@ -454,13 +482,27 @@ struct WindowSearchStatistics {
       }
       const std::vector<std::uint32_t> stands_for = b.stands_for();
       const CompactNoisyProgram sub = b.take();
+      // The present placement in the window's program (legal there: every
+      // input at its present noise, every cap at it).
+      std::vector<bool> start(sub.size(), false);
+      for (std::uint32_t k = first; k < last; ++k) start[id[order[k]]] = reduced[order[k]] && is_reducible(program.kind[order[k]]);
       for (const std::uint32_t v : touched) id[v] = outside[v] = npos;
       if (present == 0) continue;
+      // The same window program with the same placement as a window solved
+      // before without gain (nothing changed around it since): skipped.
+      const std::uint64_t key = detail::window_fingerprint(sub, start);
+      if (tried.count(key) != 0) {
+        ++stats.skipped;
+        continue;
+      }
       const auto until = std::min(options.deadline, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                            std::chrono::duration<double>(options.window_seconds)));
-      const WindowSolution s = solve(sub, until);
+      const WindowSolution s = solve(sub, until, start);
       ++stats.windows;
-      if (s.reduced.size() != sub.size() || count(s.reduced) >= present) continue;
+      if (s.reduced.size() != sub.size() || count(s.reduced) >= present) {
+        tried.insert(key);
+        continue;
+      }
       std::vector<bool> candidate = reduced;
       for (std::uint32_t k = first; k < last; ++k) candidate[order[k]] = false;
       bool mapped = true;
