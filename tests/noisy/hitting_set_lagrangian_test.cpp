@@ -43,6 +43,11 @@ TEST_CASE("at most the brute-force minimum for any multipliers; at least the LP 
     CHECK(with_duals.certified >= lp.certified - 1e-6);
     CHECK(with_duals.exact_blocks == with_duals.blocks);
     above_lp += with_duals.certified > lp.lp + 1e-6 ? 1 : 0;
+    // Blocks with a millisecond each (GLPK stopped with or without a point
+    // counts with its bound of the open nodes, or the duals' fallback): still a bound.
+    const HittingSetLagrangianBound hurried = hitting_set_lagrangian_bound(n, sets, lp.duals, block, later(), 1e-6);
+    CHECK(hurried.bound <= static_cast<double>(best));
+    CHECK(hurried.certified >= lp.certified - 1e-6);
     // Any multipliers >= 0 (here random, some far too large): still a bound.
     std::vector<double> random(sets.size());
     for (double& y : random) y = static_cast<double>(rng() % 5) / 2.0;
