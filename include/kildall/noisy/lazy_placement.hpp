@@ -364,6 +364,8 @@ template <NoisyProgram G>
         sub_options.lazy = tuning;
         sub_options.lazy.window_ops = 0;
         if (glpk_parts) sub_options.lazy.master.frontier_states = 0;
+        else if (tuning.window_master_states > 0)
+          sub_options.lazy.master.frontier_states = std::min(tuning.master.frontier_states, tuning.window_master_states);
         // The pieces' cuts feed the pooled LP: the cut loop, not the program's frontier DP (no cuts).
         if (glpk_parts && tuning.pooled_lp) sub_options.lazy.program_frontier_states = 0;
         WindowSolution solution;

@@ -145,6 +145,13 @@ struct LazyTuning {
   std::size_t threads = 2;
   /// Time limit of one window's exact solve, seconds.
   double window_seconds = 1.0;
+  /// Largest layer of the master's frontier DP (`HittingSetOptions::frontier_states`)
+  /// in the neighbourhood search's window solves; parts beyond it go to GLPK
+  /// (0: as `master`). Smaller than the cut loop's: a part the DP would finish
+  /// only near 2^15 states GLPK solves faster, and one the DP gives up late
+  /// cost both (300-op windows of random_dag(10000, 1, 64): 0.035 s of CPU a
+  /// window at 8,192 states, 0.080 s at 32,768, the same placements).
+  std::size_t window_master_states = 1u << 13;
   /// The bound of the windows phase also from the LP relaxation of the
   /// hitting set of every cut found (the cut loop's and the pieces' of two
   /// decompositions shifted by half a piece; `hitting_set_lp.hpp`).
