@@ -382,7 +382,7 @@ class HittingSetSolver {
         return std::nullopt;
       masks.swap(next_masks);
       costs.swap(next_costs);
-      parents.push_back(next_parents);
+      parents.push_back(std::move(next_parents));  // (cleared before the next layer refills it)
     }
     // Every cut has closed: the states left have an empty mask; take the cheapest.
     std::uint32_t best = 0;

@@ -182,9 +182,9 @@ struct HittingSetLagrangianBound {
       if (s.status == lp::SolveStatus::optimal) {
         glpk = s.objective;
         ++out.exact_blocks;
-      }
-      else if (s.has_solution() || s.status == lp::SolveStatus::no_solution)
+      } else if (s.has_solution() || s.status == lp::SolveStatus::no_solution) {
         glpk = s.best_bound;  // not finished: the bound of its open nodes
+      }
       if (s.has_solution())
         for (std::size_t j = 0; j < used.size(); ++j) out.chosen[used[j]] = s.values[x[j].index()] > 0.5;
       if (std::isfinite(glpk)) best = std::max(best, taken + glpk - 1e-7 * (1.0 + std::abs(glpk)) - 1e-9 * static_cast<double>(x.size()));
