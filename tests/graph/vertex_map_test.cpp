@@ -67,25 +67,25 @@ TEST_CASE("VertexMap holds any copyable value, including bool and strings") {
 
 namespace {
 // An adapter with a bug: the index of vertex 1 is 9 although there are 2 vertices.
-struct BrokenIndexGraph {};
+struct OutOfRangeIndexGraph {};
 }  // namespace
 
 template <>
-struct boost::graph_traits<BrokenIndexGraph> {
+struct boost::graph_traits<OutOfRangeIndexGraph> {
   using vertex_descriptor = std::size_t;
   using edge_descriptor = std::size_t;
 };
 
 namespace {
 const std::vector<std::size_t> broken_vertices = {0, 1};
-auto vertices(const BrokenIndexGraph&) { return std::pair(broken_vertices.begin(), broken_vertices.end()); }
-std::size_t num_vertices(const BrokenIndexGraph&) { return 2; }
-std::size_t get(boost::vertex_index_t, const BrokenIndexGraph&, std::size_t v) { return v == 1 ? 9 : v; }
+auto vertices(const OutOfRangeIndexGraph&) { return std::pair(broken_vertices.begin(), broken_vertices.end()); }
+std::size_t num_vertices(const OutOfRangeIndexGraph&) { return 2; }
+std::size_t get(boost::vertex_index_t, const OutOfRangeIndexGraph&, std::size_t v) { return v == 1 ? 9 : v; }
 }  // namespace
 
 TEST_CASE("VertexMap::at names an out-of-range vertex_index") {
-  const BrokenIndexGraph g;
-  kildall::VertexMap<BrokenIndexGraph, int> map(g);
+  const OutOfRangeIndexGraph g;
+  kildall::VertexMap<OutOfRangeIndexGraph, int> map(g);
   CHECK(map.at(0) == 0);
   CHECK_THROWS_WITH_AS((void)map.at(1), "kildall::VertexMap: vertex_index 9 is not below the map's size 2",
                        std::out_of_range);

@@ -16,7 +16,7 @@ using namespace kildall::ir;
 
 namespace {
 
-const char* const program = R"(func.func @f(%a: i32, %b: i32) -> i32 {
+const char* const assume_program = R"(func.func @f(%a: i32, %b: i32) -> i32 {
   %lo = arith.constant -5 : i32
   %hi = arith.constant 100 : i32
   %y = kildall.assume %a in [%lo, %hi] {note = "user"} : i32
@@ -33,7 +33,7 @@ TEST_CASE("registered once; parses and prints back as written") {
   const OpCode code = add_assume_op(registry);
   CHECK(add_assume_op(registry) == code);
   CHECK(registry.op(code).name == "kildall.assume");
-  const Module module = parse_and_verify(program, registry, "t.mlir");
+  const Module module = parse_and_verify(assume_program, registry, "t.mlir");
   const std::string printed = print_module(module);
   CHECK(printed.find("%y = kildall.assume %a in [%lo, %hi] {note = \"user\"} : i32") != std::string::npos);
   CHECK(print_module(parse_and_verify(printed, registry, "printed.mlir")) == printed);
@@ -42,7 +42,7 @@ TEST_CASE("registered once; parses and prints back as written") {
 TEST_CASE("the range analysis trusts the bounds; contradictory bounds leave nothing") {
   OpRegistry registry;
   (void)add_assume_op(registry);
-  const Module module = parse_and_verify(program, registry, "t.mlir");
+  const Module module = parse_and_verify(assume_program, registry, "t.mlir");
   const Function& fn = module.functions[0];
   const IntRangeAnalysis ranges(fn, &registry);
   const ValueId y = fn.result(fn.values[fn.operands_of(fn.terminator(0))[0]].owner) - 2;  // %y: two ops before %s
@@ -89,5 +89,5 @@ TEST_CASE("bad input: clear errors with file:line:col") {
                     doctest::Contains("',' between the bounds"));
   // Without registering it, it is an unknown op.
   const OpRegistry plain;
-  CHECK_THROWS_WITH((void)parse_and_verify(program, plain, "plain.mlir"), doctest::Contains("plain.mlir:4:"));
+  CHECK_THROWS_WITH((void)parse_and_verify(assume_program, plain, "plain.mlir"), doctest::Contains("plain.mlir:4:"));
 }

@@ -45,9 +45,7 @@ using Key = std::uint64_t;
 
 constexpr Key kMax = std::numeric_limits<Key>::max();
 
-F flat_value(unsigned code) {  // 0 bottom, 1 top, 2.. constants 0..
-  return code == 0 ? F::bottom() : code == 1 ? F::top() : F(static_cast<int>(code) - 2);
-}
+using kildall::test::flat_value;
 
 // Keys spread over the whole 64-bit range (top bits, bit 63, dense low keys), so branches split on every kind of bit.
 Key random_key(std::mt19937_64& rng) {

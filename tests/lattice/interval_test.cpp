@@ -6,6 +6,8 @@
 #include <kildall/lattice/laws.hpp>
 #include <kildall/lattice/lifted.hpp>
 
+#include "interval_oracle.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -24,39 +26,7 @@ using kildall::Interval;
 
 namespace {
 
-std::uint64_t mask_of(unsigned w) { return w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1; }
-std::int64_t smax_of(unsigned w) { return static_cast<std::int64_t>((std::uint64_t{1} << (w - 1)) - 1); }
-std::int64_t smin_of(unsigned w) { return -smax_of(w) - 1; }
-// Independent of the header's helper: sign-extends by arithmetic on the value.
-std::int64_t signed_of(unsigned w, std::uint64_t bits) {
-  if (w == 64) return static_cast<std::int64_t>(bits);
-  return bits >= (std::uint64_t{1} << (w - 1)) ? -static_cast<std::int64_t>((std::uint64_t{1} << w) - bits)
-                                               : static_cast<std::int64_t>(bits);
-}
-
-// The member set of an interval of width <= 16 as a bit mask over the 2^w patterns.
-std::uint64_t members(const Interval& x) {
-  std::uint64_t m = 0;
-  for (std::uint64_t v = 0; v <= mask_of(x.width()); ++v)
-    if (x.contains(v)) m |= std::uint64_t{1} << v;
-  return m;
-}
-
-// The least representable superset of a set of patterns (width <= 6): the
-// per-view hulls of its members, built without join.
-Interval closure(unsigned w, std::uint64_t set) {
-  if (set == 0) return Interval::empty(w);
-  std::uint64_t umin = mask_of(w), umax = 0;
-  std::int64_t smin = smax_of(w), smax = smin_of(w);
-  for (std::uint64_t v = 0; v <= mask_of(w); ++v) {
-    if (!((set >> v) & 1)) continue;
-    umin = std::min(umin, v);
-    umax = std::max(umax, v);
-    smin = std::min(smin, signed_of(w, v));
-    smax = std::max(smax, signed_of(w, v));
-  }
-  return Interval::from_bounds(w, umin, umax, smin, smax);
-}
+using namespace kildall::test;  // interval_oracle.hpp
 
 // Every canonical interval of width w, empty included, by canonicalizing
 // every raw bound combination.

@@ -9,6 +9,8 @@
 #include <kildall/lattice/interval_transfer.hpp>
 #include <kildall/lattice/laws.hpp>
 
+#include "interval_oracle.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -31,79 +33,71 @@ using kildall::Interval;
 namespace {
 
 using Bits = std::uint64_t;
-using Concrete = std::optional<Bits>;
+using ConcreteResult = std::optional<Bits>;
 
-Bits mask_of(unsigned w) { return w == 64 ? ~Bits{0} : (Bits{1} << w) - 1; }
-std::int64_t smax_of(unsigned w) { return static_cast<std::int64_t>((Bits{1} << (w - 1)) - 1); }
-std::int64_t smin_of(unsigned w) { return -smax_of(w) - 1; }
-std::int64_t sx(unsigned w, Bits bits) {
-  if (w == 64) return static_cast<std::int64_t>(bits);
-  return bits >= (Bits{1} << (w - 1)) ? -static_cast<std::int64_t>((Bits{1} << w) - bits)
-                                      : static_cast<std::int64_t>(bits);
-}
-Bits bits_of(unsigned w, std::int64_t v) { return static_cast<Bits>(v) & mask_of(w); }
+using namespace kildall::test;  // interval_oracle.hpp
 
 // ------------------------------------------------ concrete MLIR arith semantics
 // std::nullopt marks undefined behaviour / poison, excluded from the semantics.
-Concrete c_add(unsigned w, Bits x, Bits y) { return (x + y) & mask_of(w); }
-Concrete c_sub(unsigned w, Bits x, Bits y) { return (x - y) & mask_of(w); }
-Concrete c_mul(unsigned w, Bits x, Bits y) { return (x * y) & mask_of(w); }
-Concrete c_and(unsigned, Bits x, Bits y) { return x & y; }
-Concrete c_or(unsigned, Bits x, Bits y) { return x | y; }
-Concrete c_xor(unsigned, Bits x, Bits y) { return x ^ y; }
-Concrete c_shl(unsigned w, Bits x, Bits y) {
+ConcreteResult c_add(unsigned w, Bits x, Bits y) { return (x + y) & mask_of(w); }
+ConcreteResult c_sub(unsigned w, Bits x, Bits y) { return (x - y) & mask_of(w); }
+ConcreteResult c_mul(unsigned w, Bits x, Bits y) { return (x * y) & mask_of(w); }
+ConcreteResult c_and(unsigned, Bits x, Bits y) { return x & y; }
+ConcreteResult c_or(unsigned, Bits x, Bits y) { return x | y; }
+ConcreteResult c_xor(unsigned, Bits x, Bits y) { return x ^ y; }
+ConcreteResult c_shl(unsigned w, Bits x, Bits y) {
   if (y >= w) return std::nullopt;
   return (x << y) & mask_of(w);
 }
-Concrete c_shru(unsigned w, Bits x, Bits y) {
+ConcreteResult c_shru(unsigned w, Bits x, Bits y) {
   if (y >= w) return std::nullopt;
   return x >> y;
 }
-Concrete c_shrs(unsigned w, Bits x, Bits y) {
+ConcreteResult c_shrs(unsigned w, Bits x, Bits y) {
   if (y >= w) return std::nullopt;
-  return bits_of(w, sx(w, x) >> y);
+  return bits_of(w, signed_of(w, x) >> y);
 }
-Concrete c_divu(unsigned, Bits x, Bits y) {
+ConcreteResult c_divu(unsigned, Bits x, Bits y) {
   if (y == 0) return std::nullopt;
   return x / y;
 }
-Concrete c_divs(unsigned w, Bits x, Bits y) {
-  if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
-  return bits_of(w, sx(w, x) / sx(w, y));
+ConcreteResult c_divs(unsigned w, Bits x, Bits y) {
+  if (y == 0 || (signed_of(w, x) == smin_of(w) && signed_of(w, y) == -1)) return std::nullopt;
+  return bits_of(w, signed_of(w, x) / signed_of(w, y));
 }
-Concrete c_floordivs(unsigned w, Bits x, Bits y) {
-  if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
-  const std::int64_t a = sx(w, x), b = sx(w, y);
+ConcreteResult c_floordivs(unsigned w, Bits x, Bits y) {
+  if (y == 0 || (signed_of(w, x) == smin_of(w) && signed_of(w, y) == -1)) return std::nullopt;
+  const std::int64_t a = signed_of(w, x), b = signed_of(w, y);
   const std::int64_t q = a / b;
   return bits_of(w, (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q);
 }
-Concrete c_ceildivs(unsigned w, Bits x, Bits y) {
-  if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
-  const std::int64_t a = sx(w, x), b = sx(w, y);
+ConcreteResult c_ceildivs(unsigned w, Bits x, Bits y) {
+  if (y == 0 || (signed_of(w, x) == smin_of(w) && signed_of(w, y) == -1)) return std::nullopt;
+  const std::int64_t a = signed_of(w, x), b = signed_of(w, y);
   const std::int64_t q = a / b;
   return bits_of(w, (a % b != 0 && (a < 0) == (b < 0)) ? q + 1 : q);
 }
-Concrete c_ceildivu(unsigned, Bits x, Bits y) {
+ConcreteResult c_ceildivu(unsigned, Bits x, Bits y) {
   if (y == 0) return std::nullopt;
   return x / y + (x % y != 0 ? 1 : 0);
 }
-Concrete c_remu(unsigned, Bits x, Bits y) {
+ConcreteResult c_remu(unsigned, Bits x, Bits y) {
   if (y == 0) return std::nullopt;
   return x % y;
 }
-Concrete c_rems(unsigned w, Bits x, Bits y) {
-  if (y == 0 || (sx(w, x) == smin_of(w) && sx(w, y) == -1)) return std::nullopt;
-  return bits_of(w, sx(w, x) % sx(w, y));
+ConcreteResult c_rems(unsigned w, Bits x, Bits y) {
+  if (y == 0 || (signed_of(w, x) == smin_of(w) && signed_of(w, y) == -1)) return std::nullopt;
+  return bits_of(w, signed_of(w, x) % signed_of(w, y));
 }
-Concrete c_mins(unsigned w, Bits x, Bits y) { return sx(w, x) <= sx(w, y) ? x : y; }
-Concrete c_maxs(unsigned w, Bits x, Bits y) { return sx(w, x) >= sx(w, y) ? x : y; }
-Concrete c_minu(unsigned, Bits x, Bits y) { return std::min(x, y); }
-Concrete c_maxu(unsigned, Bits x, Bits y) { return std::max(x, y); }
+ConcreteResult c_mins(unsigned w, Bits x, Bits y) { return signed_of(w, x) <= signed_of(w, y) ? x : y; }
+ConcreteResult c_maxs(unsigned w, Bits x, Bits y) { return signed_of(w, x) >= signed_of(w, y) ? x : y; }
+ConcreteResult c_minu(unsigned, Bits x, Bits y) { return std::min(x, y); }
+ConcreteResult c_maxu(unsigned, Bits x, Bits y) { return std::max(x, y); }
 
 struct BinaryOp {
   const char* name;
   Interval (*abstract)(const Interval&, const Interval&);
-  Concrete (*concrete)(unsigned, Bits, Bits);
+  ConcreteResult (*concrete)(unsigned, Bits, Bits);
   // Largest accepted share (%) of 4-bit operand pairs whose result is not the
   // closure of the concrete results; 0 for the operations documented exact.
   double max_non_tight_percent;
@@ -155,12 +149,6 @@ const std::array<BinaryOp, 20> binary_ops = {{
 }};
 
 // ------------------------------------------------ sets of members (w <= 6)
-Bits members(const Interval& x) {
-  Bits m = 0;
-  for (Bits v = 0; v <= mask_of(x.width()); ++v)
-    if (x.contains(v)) m |= Bits{1} << v;
-  return m;
-}
 
 // The same set computed from the two parts (w <= 6): the non-negative run
 // [umin, smax] and the negative run [smin, umax], as interval_test.cpp checks.
@@ -184,20 +172,14 @@ struct Hull {
     any = true;
     umin = std::min(umin, v);
     umax = std::max(umax, v);
-    smin = std::min(smin, sx(w, v));
-    smax = std::max(smax, sx(w, v));
+    smin = std::min(smin, signed_of(w, v));
+    smax = std::max(smax, signed_of(w, v));
   }
   [[nodiscard]] Interval interval() const {
     return any ? Interval::from_bounds(w, umin, umax, smin, smax) : Interval::empty(w);
   }
 };
 
-Interval closure(unsigned w, Bits set) {
-  Hull h(w);
-  for (Bits v = 0; v <= mask_of(w); ++v)
-    if ((set >> v) & 1) h.add(v);
-  return h.interval();
-}
 
 // `closure` with bit tricks (w <= 6): the least and greatest member of the
 // whole set (unsigned view) and of its non-negative and negative halves.
@@ -207,8 +189,8 @@ Interval closure_fast(unsigned w, Bits set) {
   const auto highest = [](Bits m) { return static_cast<Bits>(63 - __builtin_clzll(m)); };
   const Bits nonneg_values = (Bits{1} << (Bits{1} << (w - 1))) - 1;  // bits 0 .. 2^(w-1)-1
   const Bits nonneg = set & nonneg_values, neg = set & ~nonneg_values;
-  return Interval::from_bounds(w, lowest(set), highest(set), neg ? sx(w, lowest(neg)) : sx(w, lowest(nonneg)),
-                               nonneg ? sx(w, highest(nonneg)) : sx(w, highest(neg)));
+  return Interval::from_bounds(w, lowest(set), highest(set), neg ? signed_of(w, lowest(neg)) : signed_of(w, lowest(nonneg)),
+                               nonneg ? signed_of(w, highest(nonneg)) : signed_of(w, highest(neg)));
 }
 
 // Every non-empty canonical interval of width w: the union of a run of
@@ -287,7 +269,7 @@ Measurement exhaustive(const BinaryOp& op, unsigned w, const std::vector<Interva
     for (std::size_t j = 0; j < n; ++j)
       for (Bits y = 0; y < values; ++y)
         if ((sets[j] >> y) & 1)
-          if (const Concrete r = op.concrete(w, x, y)) row[x * n + j] |= Bits{1} << *r;
+          if (const ConcreteResult r = op.concrete(w, x, y)) row[x * n + j] |= Bits{1} << *r;
   Measurement m;
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {
@@ -306,7 +288,7 @@ Measurement exhaustive(const BinaryOp& op, unsigned w, const std::vector<Interva
 }
 
 // ------------------------------------------------ random intervals, any width
-Bits interesting_bits(unsigned w, std::mt19937_64& rng) {
+Bits interesting_operand_bits(unsigned w, std::mt19937_64& rng) {
   const Bits m = mask_of(w);
   const Bits h = Bits{1} << (w - 1);
   std::uniform_int_distribution<int> pick(0, 6);
@@ -325,15 +307,15 @@ Bits interesting_bits(unsigned w, std::mt19937_64& rng) {
 Interval random_nonempty(unsigned w, std::mt19937_64& rng) {
   std::uniform_int_distribution<int> shape(0, 9);
   for (;;) {
-    Bits a = interesting_bits(w, rng), b = interesting_bits(w, rng);
+    Bits a = interesting_operand_bits(w, rng), b = interesting_operand_bits(w, rng);
     if (a > b) std::swap(a, b);
     Interval x = Interval::empty(w);
     switch (shape(rng)) {
       case 0: x = Interval::constant(w, a); break;
       case 1: x = Interval::full(w); break;
-      case 2: x = Interval::from_signed(w, std::min(sx(w, a), sx(w, b)), std::max(sx(w, a), sx(w, b))); break;
+      case 2: x = Interval::from_signed(w, std::min(signed_of(w, a), signed_of(w, b)), std::max(signed_of(w, a), signed_of(w, b))); break;
       case 3: {
-        Bits c = interesting_bits(w, rng), d = interesting_bits(w, rng);
+        Bits c = interesting_operand_bits(w, rng), d = interesting_operand_bits(w, rng);
         if (c > d) std::swap(c, d);
         x = Interval::from_unsigned(w, a, b).nonnegative_part();
         (void)x.join(Interval::from_unsigned(w, c, d).negative_part());
@@ -366,10 +348,10 @@ bool cmp_truth(CmpPredicate p, unsigned w, Bits x, Bits y) {
   switch (p) {
     case CmpPredicate::eq: return x == y;
     case CmpPredicate::ne: return x != y;
-    case CmpPredicate::slt: return sx(w, x) < sx(w, y);
-    case CmpPredicate::sle: return sx(w, x) <= sx(w, y);
-    case CmpPredicate::sgt: return sx(w, x) > sx(w, y);
-    case CmpPredicate::sge: return sx(w, x) >= sx(w, y);
+    case CmpPredicate::slt: return signed_of(w, x) < signed_of(w, y);
+    case CmpPredicate::sle: return signed_of(w, x) <= signed_of(w, y);
+    case CmpPredicate::sgt: return signed_of(w, x) > signed_of(w, y);
+    case CmpPredicate::sge: return signed_of(w, x) >= signed_of(w, y);
     case CmpPredicate::ult: return x < y;
     case CmpPredicate::ule: return x <= y;
     case CmpPredicate::ugt: return x > y;
@@ -438,7 +420,7 @@ TEST_CASE("binary operations: sound, and exact where documented, on random pairs
           if (!((sa >> x) & 1)) continue;
           for (Bits y = 0; y <= mask_of(w); ++y) {
             if (!((sb >> y) & 1)) continue;
-            if (const Concrete r = op.concrete(w, x, y)) {
+            if (const ConcreteResult r = op.concrete(w, x, y)) {
               concrete.add(*r);
               concrete_set |= Bits{1} << *r;
             }
@@ -462,7 +444,7 @@ TEST_CASE("binary operations: sound at every width 1..64 (random intervals, boun
         const Interval result = op.abstract(a, b);
         for (const Bits x : xs)
           for (const Bits y : ys) {
-            const Concrete r = op.concrete(w, x, y);
+            const ConcreteResult r = op.concrete(w, x, y);
             if (r && !result.contains(*r)) {
               FAIL_CHECK(std::string(op.name) << " at " << w << " bits: " << a << " op " << b << " = " << result << " misses "
                                  << x << " op " << y << " = " << *r);
@@ -551,7 +533,7 @@ TEST_CASE("trunc, sext and zext are exact (exhaustive from widths 1..5) and soun
           Hull hs(nw), hz(nw);
           for (Bits v = 0; v <= mask_of(w); ++v) {
             if (!((set >> v) & 1)) continue;
-            hs.add(bits_of(nw, sx(w, v)));
+            hs.add(bits_of(nw, signed_of(w, v)));
             hz.add(v);
           }
           REQUIRE_MESSAGE(kildall::infer_sext(x, nw) == hs.interval(), x << " to " << nw);
@@ -569,7 +551,7 @@ TEST_CASE("trunc, sext and zext are exact (exhaustive from widths 1..5) and soun
       const Interval t = kildall::infer_trunc(x, down), s = kildall::infer_sext(x, up), z = kildall::infer_zext(x, up);
       for (const Bits v : sample_members(x, rng, 6)) {
         CHECK(t.contains(v & mask_of(down)));
-        CHECK(s.contains(bits_of(up, sx(w, v))));
+        CHECK(s.contains(bits_of(up, signed_of(w, v))));
         CHECK(z.contains(v));
       }
     }

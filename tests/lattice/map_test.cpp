@@ -24,9 +24,7 @@ namespace laws = kildall::laws;
 using F = Flat<int>;
 using Env = MapLattice<int, F>;
 
-F flat_value(unsigned code) {  // 0 bottom, 1 top, 2.. constants 0..
-  return code == 0 ? F::bottom() : code == 1 ? F::top() : F(static_cast<int>(code) - 2);
-}
+using kildall::test::flat_value;
 
 // Keys {0, 1} with values in {bottom, top, 0, 1}, over a bottom or a top
 // default: 32 maps.

@@ -17,7 +17,7 @@ namespace {
 using kildall::MayPowerset;
 using kildall::MustPowerset;
 namespace laws = kildall::laws;
-using Oracle = std::set<int>;
+using SetOracle = std::set<int>;
 
 // Every subset of {0..3} plus the symbolic universe: 17 elements.
 template <class P>
@@ -81,8 +81,8 @@ TEST_CASE("finite powersets agree with std::set, and must is the dual of may") {
   std::mt19937_64 rng(3);
   for (int round = 0; round < 500; ++round) {
     const auto va = random_elements(rng), vb = random_elements(rng);
-    const Oracle sa(va.begin(), va.end()), sb(vb.begin(), vb.end());
-    Oracle u, i;
+    const SetOracle sa(va.begin(), va.end()), sb(vb.begin(), vb.end());
+    SetOracle u, i;
     std::set_union(sa.begin(), sa.end(), sb.begin(), sb.end(), std::inserter(u, u.end()));
     std::set_intersection(sa.begin(), sa.end(), sb.begin(), sb.end(), std::inserter(i, i.end()));
     const bool subset = std::includes(sb.begin(), sb.end(), sa.begin(), sa.end());
@@ -92,16 +92,16 @@ TEST_CASE("finite powersets agree with std::set, and must is the dual of may") {
     MayPowerset<int> j = a, m = a;
     CHECK(kildall::is_changed(j.join(b)) == (u != sa));
     CHECK(kildall::is_changed(m.meet(b)) == (i != sa));
-    CHECK(Oracle(j.begin(), j.end()) == u);
-    CHECK(Oracle(m.begin(), m.end()) == i);
+    CHECK(SetOracle(j.begin(), j.end()) == u);
+    CHECK(SetOracle(m.begin(), m.end()) == i);
     CHECK(a.leq(b) == subset);
 
     const MustPowerset<int> ma(va.begin(), va.end()), mb(vb.begin(), vb.end());
     MustPowerset<int> mj = ma, mm = ma;
     CHECK(kildall::is_changed(mj.join(mb)) == (i != sa));
     CHECK(kildall::is_changed(mm.meet(mb)) == (u != sa));
-    CHECK(Oracle(mj.begin(), mj.end()) == i);
-    CHECK(Oracle(mm.begin(), mm.end()) == u);
+    CHECK(SetOracle(mj.begin(), mj.end()) == i);
+    CHECK(SetOracle(mm.begin(), mm.end()) == u);
     CHECK(mb.leq(ma) == subset);
     for (int x = 0; x <= 31; ++x) {
       CHECK(a.contains(x) == (sa.count(x) == 1));
@@ -145,7 +145,7 @@ TEST_CASE("the symbolic universe") {
 TEST_CASE("insert and erase keep the elements sorted and unique") {
   std::mt19937_64 rng(8);
   MayPowerset<int> s;
-  Oracle o;
+  SetOracle o;
   for (int step = 0; step < 400; ++step) {
     const int x = static_cast<int>(rng() % 50);
     if (rng() % 3 == 0) {

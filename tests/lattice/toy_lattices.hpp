@@ -3,6 +3,7 @@
 
 #include <kildall/lattice/change_result.hpp>
 #include <kildall/lattice/concepts.hpp>
+#include <kildall/lattice/flat.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -11,6 +12,12 @@
 #include <random>
 
 namespace kildall::test {
+
+/// A Flat<int> element from a small code, for enumerating the lattice:
+/// 0 is bottom, 1 is top, 2, 3, ... are the constants 0, 1, ...
+[[nodiscard]] inline Flat<int> flat_value(unsigned code) {
+  return code == 0 ? Flat<int>::bottom() : code == 1 ? Flat<int>::top() : Flat<int>(static_cast<int>(code) - 2);
+}
 
 /// The chain 0 ⊑ 1 ⊑ 2 ⊑ ... ⊑ infinity with max/min, a widening that jumps
 /// to infinity on growth and a narrowing that refines infinity: an

@@ -25,7 +25,7 @@ using State = SummaryState<Constant>;
 
 /// An expression over a procedure's one argument: the argument, a constant, the argument
 /// plus a constant, or the result of one of the procedure's calls.
-struct Expression {
+struct ArgumentExpression {
   enum class Kind { argument, constant, argument_plus, call_result } kind = Kind::argument;
   std::int64_t value = 0;   // the constant / the addend
   std::uint32_t call = 0;   // for call_result: which call of the procedure
@@ -34,14 +34,14 @@ struct Expression {
 /// A call site: the callee and the expression passed as its argument.
 struct Call {
   std::uint32_t callee = 0;
-  Expression operand;
+  ArgumentExpression operand;
 };
 
 /// A toy program: procedures of one argument and one result.
 struct ToyProgram {
   std::vector<bool> roots;
   std::vector<std::vector<Call>> calls;             // by procedure
-  std::vector<std::vector<Expression>> returns;     // by procedure: what its returns return
+  std::vector<std::vector<ArgumentExpression>> returns;     // by procedure: what its returns return
 
   [[nodiscard]] std::size_t procedure_count() const { return roots.size(); }
   [[nodiscard]] bool is_root(std::uint32_t p) const { return roots[p]; }
@@ -54,17 +54,17 @@ static_assert(CallGraphShape<ToyProgram, Constant>);
 /// The state of `e` in procedure `p`: `read.argument()` is the argument's state and
 /// `read.call(callee, operand)` the state a call returns (nothing: bottom).
 template <class Read>
-State evaluate(const ToyProgram& program, std::uint32_t p, const Expression& e, const Read& read) {
+State evaluate(const ToyProgram& program, std::uint32_t p, const ArgumentExpression& e, const Read& read) {
   switch (e.kind) {
-    case Expression::Kind::constant: return Constant::of(e.value);
-    case Expression::Kind::argument: return read.argument();
-    case Expression::Kind::argument_plus: {
+    case ArgumentExpression::Kind::constant: return Constant::of(e.value);
+    case ArgumentExpression::Kind::argument: return read.argument();
+    case ArgumentExpression::Kind::argument_plus: {
       const State argument = read.argument();
       if (!argument) return std::nullopt;
       if (const std::int64_t* c = argument->if_constant()) return Constant::of(*c + e.value);
       return *argument;  // bottom or top
     }
-    case Expression::Kind::call_result: {
+    case ArgumentExpression::Kind::call_result: {
       const Call& call = program.calls[p][e.call];
       return read.call(call.callee, evaluate(program, p, call.operand, read));
     }
@@ -83,7 +83,7 @@ template <class Read>
 ProcedureReport<Constant> solve_toy(const ToyProgram& program, std::uint32_t p, const Read& read) {
   ProcedureReport<Constant> report;
   report.returned.resize(1);
-  for (const Expression& e : program.returns[p]) join_into(report.returned[0], evaluate(program, p, e, read));
+  for (const ArgumentExpression& e : program.returns[p]) join_into(report.returned[0], evaluate(program, p, e, read));
   for (const Call& call : program.calls[p]) report.calls.push_back({call.callee, {evaluate(program, p, call.operand, read)}});
   return report;
 }
@@ -209,12 +209,12 @@ std::optional<Table> tabulate(const ToyProgram& program, std::size_t limit) {
 /// What `program`'s procedure `p` returns, run concretely on `x` with every call inlined (an
 /// acyclic call graph): the set of values its returns may return.
 std::set<std::int64_t> run(const ToyProgram& program, std::uint32_t p, std::int64_t x) {
-  const auto values = [&](const auto& self, const Expression& e) -> std::set<std::int64_t> {
+  const auto values = [&](const auto& self, const ArgumentExpression& e) -> std::set<std::int64_t> {
     switch (e.kind) {
-      case Expression::Kind::constant: return {e.value};
-      case Expression::Kind::argument: return {x};
-      case Expression::Kind::argument_plus: return {x + e.value};
-      case Expression::Kind::call_result: {
+      case ArgumentExpression::Kind::constant: return {e.value};
+      case ArgumentExpression::Kind::argument: return {x};
+      case ArgumentExpression::Kind::argument_plus: return {x + e.value};
+      case ArgumentExpression::Kind::call_result: {
         const Call& call = program.calls[p][e.call];
         std::set<std::int64_t> out;
         for (const std::int64_t v : self(self, call.operand)) out.merge(run(program, call.callee, v));
@@ -224,7 +224,7 @@ std::set<std::int64_t> run(const ToyProgram& program, std::uint32_t p, std::int6
     return {};
   };
   std::set<std::int64_t> out;
-  for (const Expression& e : program.returns[p]) out.merge(values(values, e));
+  for (const ArgumentExpression& e : program.returns[p]) out.merge(values(values, e));
   return out;
 }
 
@@ -244,12 +244,12 @@ ToyProgram random_program(std::mt19937_64& rng, bool acyclic = false) {
   program.calls.resize(n);
   program.returns.resize(n);
   const auto expression = [&](std::uint32_t calls_so_far) {
-    Expression e;
+    ArgumentExpression e;
     switch (rng() % (calls_so_far ? 4 : 3)) {
-      case 0: e.kind = Expression::Kind::argument; break;
-      case 1: e.kind = Expression::Kind::constant, e.value = static_cast<std::int64_t>(rng() % 3); break;
-      case 2: e.kind = Expression::Kind::argument_plus, e.value = static_cast<std::int64_t>(rng() % 2); break;
-      default: e.kind = Expression::Kind::call_result, e.call = static_cast<std::uint32_t>(rng() % calls_so_far); break;
+      case 0: e.kind = ArgumentExpression::Kind::argument; break;
+      case 1: e.kind = ArgumentExpression::Kind::constant, e.value = static_cast<std::int64_t>(rng() % 3); break;
+      case 2: e.kind = ArgumentExpression::Kind::argument_plus, e.value = static_cast<std::int64_t>(rng() % 2); break;
+      default: e.kind = ArgumentExpression::Kind::call_result, e.call = static_cast<std::uint32_t>(rng() % calls_so_far); break;
     }
     return e;
   };
@@ -284,10 +284,10 @@ ToyProgram fan_in(std::int64_t callers) {
   program.calls.resize(2);
   program.returns.resize(2);
   for (std::int64_t c = 0; c < callers; ++c) {
-    program.calls[0].push_back({1, {Expression::Kind::constant, c, 0}});
-    program.returns[0].push_back({Expression::Kind::call_result, 0, static_cast<std::uint32_t>(c)});
+    program.calls[0].push_back({1, {ArgumentExpression::Kind::constant, c, 0}});
+    program.returns[0].push_back({ArgumentExpression::Kind::call_result, 0, static_cast<std::uint32_t>(c)});
   }
-  program.returns[1].push_back({Expression::Kind::argument_plus, 1, 0});
+  program.returns[1].push_back({ArgumentExpression::Kind::argument_plus, 1, 0});
   return program;
 }
 
@@ -437,9 +437,9 @@ TEST_CASE("recursion that passes ever new constants stops at the cap") {
   // @0 calls @1(0); @1(n) calls @1(n + 1) and returns n or what that call returns.
   ToyProgram program;
   program.roots = {true, false};
-  program.calls = {{{1, {Expression::Kind::constant, 0, 0}}}, {{1, {Expression::Kind::argument_plus, 1, 0}}}};
-  program.returns = {{{Expression::Kind::call_result, 0, 0}},
-                     {{Expression::Kind::argument, 0, 0}, {Expression::Kind::call_result, 0, 0}}};
+  program.calls = {{{1, {ArgumentExpression::Kind::constant, 0, 0}}}, {{1, {ArgumentExpression::Kind::argument_plus, 1, 0}}}};
+  program.returns = {{{ArgumentExpression::Kind::call_result, 0, 0}},
+                     {{ArgumentExpression::Kind::argument, 0, 0}, {ArgumentExpression::Kind::call_result, 0, 0}}};
   for (const std::uint32_t cap : {1u, 3u, 8u, 100u}) {
     CAPTURE(cap);
     std::size_t solves = 0;
@@ -452,10 +452,10 @@ TEST_CASE("recursion that passes ever new constants stops at the cap") {
   }
   // With the same argument in every recursive call, one context per constant and exact results.
   program.roots = {true, false};
-  program.calls = {{{1, {Expression::Kind::constant, 4, 0}}, {1, {Expression::Kind::constant, 9, 0}}},
-                   {{1, {Expression::Kind::argument, 0, 0}}}};
-  program.returns = {{{Expression::Kind::call_result, 0, 0}}, {{Expression::Kind::call_result, 0, 0},
-                                                               {Expression::Kind::argument_plus, 1, 0}}};
+  program.calls = {{{1, {ArgumentExpression::Kind::constant, 4, 0}}, {1, {ArgumentExpression::Kind::constant, 9, 0}}},
+                   {{1, {ArgumentExpression::Kind::argument, 0, 0}}}};
+  program.returns = {{{ArgumentExpression::Kind::call_result, 0, 0}}, {{ArgumentExpression::Kind::call_result, 0, 0},
+                                                               {ArgumentExpression::Kind::argument_plus, 1, 0}}};
   const CallGraphResult<Constant> same = solve_program(program, sensitive(8));
   REQUIRE(same.converged());
   CHECK(same.contexts.contexts[1].size() == 2);
@@ -512,8 +512,8 @@ TEST_CASE("a recursive counter terminates by widening, and its summary covers ev
 TEST_CASE("procedures no executable call reaches are never solved") {
   ToyProgram program;
   program.roots = {true, false, false};
-  program.calls = {{{1, {Expression::Kind::constant, 5, 0}}}, {}, {{{0, {}}}}};  // @2 calls @0, nobody calls @2
-  program.returns = {{{Expression::Kind::call_result, 0, 0}}, {{Expression::Kind::argument_plus, 1, 0}}, {{}}};
+  program.calls = {{{1, {ArgumentExpression::Kind::constant, 5, 0}}}, {}, {{{0, {}}}}};  // @2 calls @0, nobody calls @2
+  program.returns = {{{ArgumentExpression::Kind::call_result, 0, 0}}, {{ArgumentExpression::Kind::argument_plus, 1, 0}}, {{}}};
   for (const bool context_sensitive : {false, true}) {
     std::vector<std::uint32_t> solved;
     const CallGraphResult<Constant> result = solve_call_graph<Constant>(

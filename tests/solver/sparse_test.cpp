@@ -17,7 +17,7 @@
 #include "test_lattices.hpp"
 
 using classic::Op;
-using Flat = kildall::Flat<std::int64_t>;
+using FlatConstant = kildall::Flat<std::int64_t>;
 
 namespace {
 
@@ -161,7 +161,7 @@ TEST_CASE("SCCP is sound against concrete runs and identical on two CFG types (4
       }
       for (std::size_t v = 0; v < p.values.size(); ++v) {
         if (trace.seen[v].empty()) continue;
-        const Flat* s = r.lookup(v);
+        const FlatConstant* s = r.lookup(v);
         REQUIRE(s != nullptr);
         CHECK_FALSE(s->is_bottom());
         if (s->is_constant()) {

@@ -70,7 +70,7 @@ bool has_trivially_dead_op(const Function& fn, const OpRegistry& registry) {
 // Runs `int-range-optimizations` on `text` and checks that every run of `original` on `tuples`
 // returns the same after it, and that no trivially dead op is left; returns how many dead ops
 // the rewrite erased.
-std::size_t check_rewrite(const Module& original, const std::vector<std::vector<std::uint64_t>>& tuples,
+std::size_t check_int_range_rewrite(const Module& original, const std::vector<std::vector<std::uint64_t>>& tuples,
                           std::uint64_t max_steps, const std::string& text) {
   Module rewritten = parse_and_verify(text, *original.registry, "random.mlir");
   std::size_t dead_erased = 0;
@@ -119,7 +119,7 @@ TEST_CASE("integer ranges are sound on random small-width programs (brute force 
       REQUIRE(ranges.result().converged());
       check_sound(module, ranges, obs, text);
     }
-    dead_erased += check_rewrite(module, tuples, 200, text);
+    dead_erased += check_int_range_rewrite(module, tuples, 200, text);
   }
   CHECK(dead_erased > 0);  // the programs exercise the erasure
 }
@@ -139,7 +139,7 @@ TEST_CASE("integer ranges are sound through scf regions on random structured pro
       REQUIRE(ranges.result().converged());
       check_sound(module, ranges, obs, text);
     }
-    dead_erased += check_rewrite(module, tuples, 2000, text);
+    dead_erased += check_int_range_rewrite(module, tuples, 2000, text);
   }
   CHECK(dead_erased > 0);  // the programs exercise the erasure
 }
@@ -162,7 +162,7 @@ TEST_CASE("integer ranges are sound on random wide programs (random inputs)") {
     const IntRangeAnalysis ranges(module.functions[0], nullptr, options_with(2));
     REQUIRE(ranges.result().converged());
     check_sound(module, ranges, obs, text);
-    dead_erased += check_rewrite(module, tuples, 200, text);
+    dead_erased += check_int_range_rewrite(module, tuples, 200, text);
   }
   CHECK(dead_erased > 0);  // the programs exercise the erasure
 }

@@ -40,7 +40,7 @@ void check_sound(const Module& module, const SccpAnalysis& sccp, const Observati
   }
 }
 
-void check_rewrite(const Module& original, const std::vector<std::vector<std::uint64_t>>& tuples,
+void check_sccp_rewrite(const Module& original, const std::vector<std::vector<std::uint64_t>>& tuples,
                    std::uint64_t max_steps, const std::string& text) {
   Module rewritten = parse_and_verify(text, *original.registry, "random.mlir");
   {
@@ -84,7 +84,7 @@ TEST_CASE("SCCP is sound on random small-width programs (brute force over all in
     const auto tuples = input_tuples(module.functions[0], 10, 0, rng);
     const Observations obs = observe(module, tuples, 200);
     check_sound(module, sccp, obs, text);
-    check_rewrite(module, tuples, 200, text);
+    check_sccp_rewrite(module, tuples, 200, text);
   }
 }
 
@@ -102,7 +102,7 @@ TEST_CASE("SCCP is sound through scf regions on random structured programs (brut
     const auto tuples = input_tuples(module.functions[0], 10, 0, rng);
     const Observations obs = observe(module, tuples, 2000);
     check_sound(module, sccp, obs, text);
-    check_rewrite(module, tuples, 2000, text);
+    check_sccp_rewrite(module, tuples, 2000, text);
   }
   CHECK(regions > 200);  // the programs do hold regions
 }
@@ -124,7 +124,7 @@ TEST_CASE("SCCP is sound on random wide programs (random inputs)") {
     const auto tuples = input_tuples(module.functions[0], 0, 60, rng);
     const Observations obs = observe(module, tuples, 200);
     check_sound(module, sccp, obs, text);
-    check_rewrite(module, tuples, 200, text);
+    check_sccp_rewrite(module, tuples, 200, text);
   }
 }
 
@@ -221,7 +221,7 @@ TEST_CASE("SCCP is sound on random programs full of algebraic identities") {
     const auto tuples = input_tuples(module.functions[0], 10, 40, rng);
     const Observations obs = observe(module, tuples, 200);
     check_sound(module, sccp, obs, text);
-    check_rewrite(module, tuples, 200, text);
+    check_sccp_rewrite(module, tuples, 200, text);
   }
 }
 
