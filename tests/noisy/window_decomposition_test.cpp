@@ -215,32 +215,6 @@ TEST_CASE("the bound holds when time runs out (unsolved pieces count 0) and for 
   CHECK(weak.bound() <= static_cast<double>(best.count));
 }
 
-TEST_CASE("improve asks a callable end again before each merge: merging stops once it has passed") {
-  const Dag g = as_dag(noisy_scale::random_dag(60, 4, 11));
-  const CompactNoisyProgram compact = compact_program(g);
-  const auto least = noise_lower_bounds(least_possible_noise(g, NoiseParameters{}));
-  WindowOptions o;
-  o.ops = 4;
-  // With a far end, merging goes on down to one piece.
-  WindowBound all(compact, least, {}, o);
-  (void)all.improve(exact_solver({}), std::chrono::steady_clock::now() + std::chrono::hours(1));
-  REQUIRE(all.merges() >= 3);
-  CHECK(all.pieces() == 1);
-  // An end that moves to the past after two merges: exactly two merges, and
-  // the bound is still at most the one of the whole program.
-  WindowBound some(compact, least, {}, o);
-  const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
-  std::size_t asked = 0;
-  (void)some.improve(exact_solver({}), [&] {
-    ++asked;
-    return some.merges() < 2 ? far : std::chrono::steady_clock::now() - std::chrono::seconds(1);
-  });
-  CHECK(some.merges() == 2);
-  CHECK(some.pieces() == all.pieces() + all.merges() - 2);
-  CHECK(asked > 2);
-  CHECK(some.bound() <= all.bound() + 1e-9);
-}
-
 TEST_CASE("inputs noisier than nothing but below initial: the bound stays at most the brute-force optimum") {
   int compared = 0, unrepresentable = 0;
   for (std::uint32_t seed = 1; seed <= 120; ++seed) {

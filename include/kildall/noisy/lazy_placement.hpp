@@ -561,22 +561,13 @@ template <NoisyProgram G>
       incumbent = neighbourhood_search(incumbent, false, std::stop_token{}, search);
     }
     if (open() && clock::now() < deadline) {
-      // Merged pieces (their cuts join the pool), then the LP again and the
-      // Lagrangian pass. The LP's time is reserved from its last solve's,
-      // scaled by how much the pool has grown since: asked again before each
-      // merge, as merges add cuts (a fixed reserve let a grown final LP eat
-      // the Lagrangian pass's time on the 10,000-op w64 program).
-      const double last_pool = static_cast<double>(std::max<std::size_t>(out.statistics.pooled_cuts, 1));
-      const auto final_lp_start = [&] {
-        const double pool = static_cast<double>(decomposition.cuts().size() + master.all_sets().size() + lp_cuts.size());
-        const double seconds = tuning.pooled_lp ? 1.5 * lp_seconds * std::max(1.0, pool / last_pool) + 0.5 : 0.0;
-        return deadline - std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(seconds)) -
-               lagrangian_reserve;
-      };
+      // Merged pieces (their cuts join the pool), then the LP again in the time its last solve took.
+      const auto reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
+          tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0)) + lagrangian_reserve;
       // More shifted decompositions first (on the 10,000-op w64 program four of them
       // gave the LP 3,653 where two gave 3,640), then merges.
-      if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, final_lp_start(), 3);
-      decomposition.improve(solve_piece, final_lp_start);
+      if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
+      decomposition.improve(solve_piece, deadline - reserve);
       raise_bound(decomposition.bound());
       if (tuning.pooled_lp && open() && clock::now() < deadline) pooled_lp_bound(0, deadline, true);
     }

@@ -60,13 +60,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <optional>
 #include <set>
-#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -286,24 +284,17 @@ class WindowBound {
   /// `options.deadline` or `until`, whichever comes first. Returns true if
   /// the bound went up.
   bool improve(const WindowSolver& solve, std::chrono::steady_clock::time_point until) {
-    return improve(solve, [until] { return until; });
-  }
-  /// As above, with the end asked of `until()` again before each merge (a
-  /// caller whose next step grows with the cuts found can move it earlier).
-  template <std::invocable Until>
-    requires std::convertible_to<std::invoke_result_t<Until&>, std::chrono::steady_clock::time_point>
-  bool improve(const WindowSolver& solve, Until until) {
-    const auto stop = [&] { return std::min<std::chrono::steady_clock::time_point>(until(), options_.deadline); };
+    const auto stop = std::min(until, options_.deadline);
     const double before = bound();
-    if (!solve_pieces(solve, stop())) return bound() > before;
+    if (!solve_pieces(solve, stop)) return bound() > before;
     // Merge the neighbouring pair of the fewest windows (the leftmost of those), one at a time.
-    while (pieces_.size() > 1 && std::chrono::steady_clock::now() < stop()) {
+    while (pieces_.size() > 1 && std::chrono::steady_clock::now() < stop) {
       std::size_t at = 0;
       for (std::size_t i = 1; i + 1 < pieces_.size(); ++i)
         if (pieces_[i].windows + pieces_[i + 1].windows < pieces_[at].windows + pieces_[at + 1].windows) at = i;
       Piece both{pieces_[at].first, pieces_[at + 1].last, pieces_[at].windows + pieces_[at + 1].windows,
                  pieces_[at].bound + pieces_[at + 1].bound, false, false};
-      solve_piece(both, solve, stop());
+      solve_piece(both, solve, stop);
       if (!both.solved) break;
       ++merges_;
       pieces_[at] = both;
