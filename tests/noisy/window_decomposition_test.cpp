@@ -52,7 +52,7 @@ WindowSolver cut_loop_solver(const NoiseParameters& parameters) {
     o.lazy.window_ops = 0;
     o.lazy.program_frontier_states = 0;
     try {
-      const auto r = detail::lazy_placement(sub, parameters, o, &s.cuts);
+      const auto r = kildall::noisy::detail::lazy_placement(sub, parameters, o, &s.cuts);
       s.reduced = placement_mask(sub, r.reduce_after);
       s.bound = r.best_bound;
       s.optimal = r.status == PlacementStatus::optimal;
