@@ -38,20 +38,36 @@ namespace kildall::test {
   return m;
 }
 
-/// The least representable superset of a set of w-bit patterns (w <= 6): the
-/// per-view hulls of its members, built without join.
-[[nodiscard]] inline Interval closure(unsigned w, std::uint64_t set) {
-  if (set == 0) return Interval::empty(w);
-  std::uint64_t umin = mask_of(w), umax = 0;
-  std::int64_t smin = smax_of(w), smax = smin_of(w);
-  for (std::uint64_t v = 0; v <= mask_of(w); ++v) {
-    if (!((set >> v) & 1)) continue;
+/// The per-view hull of the w-bit patterns added: the tightest Interval that
+/// contains them all (empty before the first), built without join.
+struct IntervalHull {
+  unsigned w;
+  std::uint64_t umin, umax = 0;
+  std::int64_t smin, smax;
+  bool any = false;
+  /// No pattern yet.
+  explicit IntervalHull(unsigned width) : w(width), umin(mask_of(width)), smin(smax_of(width)), smax(smin_of(width)) {}
+  /// Adds the pattern v.
+  void add(std::uint64_t v) {
+    any = true;
     umin = std::min(umin, v);
     umax = std::max(umax, v);
     smin = std::min(smin, signed_of(w, v));
     smax = std::max(smax, signed_of(w, v));
   }
-  return Interval::from_bounds(w, umin, umax, smin, smax);
+  /// The hull of the patterns added so far.
+  [[nodiscard]] Interval interval() const {
+    return any ? Interval::from_bounds(w, umin, umax, smin, smax) : Interval::empty(w);
+  }
+};
+
+/// The least representable superset of a set of w-bit patterns (w <= 6, the
+/// set as a bit mask over the 2^w patterns): the hull of its members.
+[[nodiscard]] inline Interval closure(unsigned w, std::uint64_t set) {
+  IntervalHull hull(w);
+  for (std::uint64_t v = 0; v <= mask_of(w); ++v)
+    if ((set >> v) & 1) hull.add(v);
+  return hull.interval();
 }
 
 }  // namespace kildall::test

@@ -149,7 +149,6 @@ const std::array<BinaryOp, 20> binary_ops = {{
 }};
 
 // ------------------------------------------------ sets of members (w <= 6)
-
 // The same set computed from the two parts (w <= 6): the non-negative run
 // [umin, smax] and the negative run [smin, umax], as interval_test.cpp checks.
 Bits run_mask(Bits lo, Bits hi) { return (hi >= 63 ? ~Bits{0} : (Bits{2} << hi) - 1) & ~((Bits{1} << lo) - 1); }
@@ -160,26 +159,6 @@ Bits members_fast(const Interval& x) {
   if (x.smin() < 0) m |= run_mask(bits_of(x.width(), x.smin()), x.umax());
   return m;
 }
-
-// Per-view hull of any set of values: the tightest Interval containing them.
-struct Hull {
-  unsigned w;
-  Bits umin, umax = 0;
-  std::int64_t smin, smax;
-  bool any = false;
-  explicit Hull(unsigned width) : w(width), umin(mask_of(width)), smin(smax_of(width)), smax(smin_of(width)) {}
-  void add(Bits v) {
-    any = true;
-    umin = std::min(umin, v);
-    umax = std::max(umax, v);
-    smin = std::min(smin, signed_of(w, v));
-    smax = std::max(smax, signed_of(w, v));
-  }
-  [[nodiscard]] Interval interval() const {
-    return any ? Interval::from_bounds(w, umin, umax, smin, smax) : Interval::empty(w);
-  }
-};
-
 
 // `closure` with bit tricks (w <= 6): the least and greatest member of the
 // whole set (unsigned view) and of its non-negative and negative halves.
@@ -414,7 +393,7 @@ TEST_CASE("binary operations: sound, and exact where documented, on random pairs
       for (int pair = 0; pair < 60; ++pair) {
         const Interval a = random_nonempty(w, rng), b = random_nonempty(w, rng);
         const Bits sa = members(a), sb = members(b);
-        Hull concrete(w);
+        IntervalHull concrete(w);
         Bits concrete_set = 0;
         for (Bits x = 0; x <= mask_of(w); ++x) {
           if (!((sa >> x) & 1)) continue;
@@ -524,13 +503,13 @@ TEST_CASE("trunc, sext and zext are exact (exhaustive from widths 1..5) and soun
       for (const Interval& x : all) {
         const Bits set = members(x);
         if (nw <= w) {
-          Hull h(nw);
+          IntervalHull h(nw);
           for (Bits v = 0; v <= mask_of(w); ++v)
             if ((set >> v) & 1) h.add(v & mask_of(nw));
           REQUIRE_MESSAGE(kildall::infer_trunc(x, nw) == h.interval(), x << " to " << nw);
         }
         if (nw >= w) {
-          Hull hs(nw), hz(nw);
+          IntervalHull hs(nw), hz(nw);
           for (Bits v = 0; v <= mask_of(w); ++v) {
             if (!((set >> v) & 1)) continue;
             hs.add(bits_of(nw, signed_of(w, v)));
