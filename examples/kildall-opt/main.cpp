@@ -653,6 +653,12 @@ int main(int argc, char** argv) {
   // the system when freed: a rewrite that moves a function's arrays to larger ones then leaves no
   // holes in the heap that a later, larger array cannot reuse (peak memory -5% on 1M-op inputs).
   (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  // Fixing that threshold also fixes glibc's trim threshold at its 128 KB default (the dynamic
+  // one would have grown with the largest array freed), so each function's smaller arrays, freed
+  // at the end of every analysis, were handed back to the system and faulted in again for the
+  // next function: a quarter of the page faults of a pass pipeline over many functions. 1 MB of
+  // free heap top is kept instead (docs/performance.md, "Page faults between functions").
+  (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
 #endif
   try {
     const std::vector<DriverPlugin> plugins = load_plugins();
