@@ -40,6 +40,17 @@ void check_wto_plan(const Graph& g, const std::vector<std::size_t>& roots) {
     CHECK(plan.components[i].head == components[i].head);
     CHECK(plan.components[i].end == components[i].end);
   }
+  // Each head's component by position: the entry of that head, none elsewhere.
+  CHECK(plan.head_component.size() == (components.empty() ? 0 : wto.size()));
+  for (std::size_t p = 0; p < plan.head_component.size(); ++p) {
+    const std::uint32_t c = plan.head_component[p];
+    if (wto.is_head_at(p)) {
+      REQUIRE(c < plan.components.size());
+      CHECK(plan.components[c].head == p);
+    } else {
+      CHECK(c == no_position);
+    }
+  }
   REQUIRE(plan.position.size() == num_vertices(g));
   for (std::size_t v = 0; v < num_vertices(g); ++v) {
     const auto p = wto.position(g, v);
@@ -95,4 +106,44 @@ TEST_CASE("the reverse-post-order plan: reachable vertices only, widening at the
       if (plan.position[b] <= plan.position[a]) CHECK(plan.widening_point[plan.position[b]]);
     }
   }
+}
+
+TEST_CASE("the plan of every vertex: the identity plan on a forward graph, else the order from the last vertex first") {
+  std::mt19937 rng(17);
+  int forward_graphs = 0;
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t n = 1 + rng() % 40;
+    // Half of the graphs with only forward edges (a chain and edges to larger indices).
+    Graph g(n);
+    const bool forward = round % 2 == 0;
+    for (std::size_t i = 0; i + 1 < n; ++i) add_edge(i, i + 1, g);
+    for (std::size_t e = rng() % (2 * n + 1); e > 0; --e) {
+      std::size_t a = rng() % n, b = rng() % n;
+      if (forward && a >= b) continue;
+      add_edge(a, b, g);
+    }
+    bool all_forward = true;
+    for (auto [it, end] = edges(g); it != end; ++it) all_forward = all_forward && source(*it, g) < target(*it, g);
+    for (const auto how : {kildall::IterationOrder::weak_topological_order, kildall::IterationOrder::reverse_postorder}) {
+      const auto plan = kildall::detail::plan_of_every_vertex(g, how);
+      REQUIRE(plan.size() == n);
+      if (all_forward) {
+        ++forward_graphs;
+        CHECK(plan.identity);
+        for (std::size_t p = 0; p < n; ++p) {
+          CHECK(plan.vertex_at(p) == p);
+          CHECK(plan.position_of(p) == p);
+        }
+        CHECK(plan.widening_point.empty());
+      } else {
+        const auto expected = kildall::detail::make_iteration_plan(g, all_reversed(g), how);
+        CHECK_FALSE(plan.identity);
+        CHECK(plan.order == expected.order);
+        CHECK(plan.position == expected.position);
+        CHECK(plan.widening_point == expected.widening_point);
+        CHECK(plan.head_component == expected.head_component);
+      }
+    }
+  }
+  CHECK(forward_graphs >= 300);  // both kinds were met
 }

@@ -57,8 +57,8 @@ class FunctionShape {
       for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) block_values_.push_back(fn.argument(b, i));
     };
     if (fn.regions.empty()) {
-      // Opaque branches are rare: this walk reads every op anyway, so it notices one ending a
-      // block, and only then are the blocks it enters marked and the walk repeated.
+      // Opaque branches are rare: this walk notices one ending a block (it reads the block's
+      // last op), and only then are the blocks it enters marked and the walk repeated.
       bool opaque_branch = false;
       const auto walk = [&] {
         block_values_.clear();
@@ -67,6 +67,9 @@ class FunctionShape {
           for (const OpId op : fn.ops_of(b)) {
             const OpData& o = fn.ops[op];
             for (std::uint32_t r = 0; r < o.result_count; ++r) block_values_.push_back(o.result_begin + r);
+          }
+          if (const OpId t = fn.blocks[b].last_op; t != no_index) {
+            const OpData& o = fn.ops[t];
             opaque_branch = opaque_branch || (o.successor_count != 0 && is(o.code, BuiltinOp::unregistered));
           }
           value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());

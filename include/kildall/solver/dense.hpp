@@ -176,7 +176,7 @@ class DenseResult {
   std::vector<vertex_type> roots_;
   detail::LargeArray<L> in_;
   detail::LargeArray<L> out_;
-  std::vector<bool> reached_;
+  detail::FlagArray reached_;
   detail::LargeArray<std::uint32_t> visits_;
   SolveOutcome<vertex_type> outcome_;
   SolveStatistics stats_;
@@ -412,7 +412,7 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
     std::size_t reached = 0;
     for (std::size_t i = 0; i < r.reached_.size(); ++i) reached += r.reached_[i] ? 1 : 0;
     r.stats_.nodes_reached = reached;
-    r.stats_.bookkeeping_bytes = plan_.bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
+    r.stats_.bookkeeping_bytes = plan_.bytes() + this->engine_bytes() + r.reached_.capacity() +
                                  r.visits_.capacity() * sizeof(std::uint32_t) + is_root_.capacity() / 8;
   }
 

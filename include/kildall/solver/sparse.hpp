@@ -326,8 +326,8 @@ class SparseResult {
   const Prog* program_ = nullptr;
   std::vector<block_type> roots_;
   detail::LargeArray<L> states_;
-  std::vector<bool> reached_;
-  std::vector<bool> block_reached_;
+  detail::FlagArray reached_;
+  detail::FlagArray block_reached_;
   detail::LargeArray<std::uint32_t> visits_;
   SolveOutcome<value_type> outcome_;
   SolveStatistics stats_;
@@ -425,7 +425,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     r.states_.resize(n);
     r.reached_.resize(n, false);
     r.visits_.assign(n, 0);
-    std::vector<bool> was_reached_block = std::move(r.block_reached_);
+    detail::FlagArray was_reached_block = std::move(r.block_reached_);
     std::vector<std::size_t> seeds;
     for (const auto& v : changed_values) {
       const std::size_t vi = Traits::index(prog_, v);
@@ -791,11 +791,11 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   }
 
   void finish(Result& r) {
-    std::size_t bytes = plan_->bytes() + this->engine_bytes() + r.reached_.capacity() / 8 +
+    std::size_t bytes = plan_->bytes() + this->engine_bytes() + r.reached_.capacity() +
                         r.visits_.capacity() * sizeof(std::uint32_t) + operand_scratch_.capacity() * sizeof(const L*);
     if constexpr (has_cfg) {
-      bytes += s_->bytes() + own_operands_.bytes() + own_dependents_.bytes() + r.block_reached_.capacity() / 8 +
-               edge_live_.capacity() / 8;
+      bytes += s_->bytes() + own_operands_.bytes() + own_dependents_.bytes() + r.block_reached_.capacity() +
+               edge_live_.capacity();
     }
     r.stats_.bookkeeping_bytes = bytes;
   }
@@ -817,7 +817,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   CsrGraph own_operands_, own_dependents_;   // a prepared shape's, with the problem's extra operands
   const CsrGraph* operands_ = nullptr;       // by member position: operand indices (op results)
   const CsrGraph* dependents_ = nullptr;     // by value: values computed from it
-  std::vector<bool> edge_live_;
+  FlagArray edge_live_;
   std::vector<std::uint32_t> pending_blocks_;
   std::vector<const L*> branch_scratch_;
 };

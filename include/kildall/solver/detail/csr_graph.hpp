@@ -57,8 +57,18 @@ class CsrGraph {
   /// keeping their order per source. No pair list is materialized.
   template <class ForEachPair>
   void assign_counted(std::size_t n, ForEachPair&& for_each_pair) {
+    assign_counted(
+        n, [&](auto&& count) { for_each_pair([&](std::uint32_t s, std::uint32_t) { count(s); }); }, for_each_pair);
+  }
+
+  /// As `assign_counted(n, for_each_pair)`, counting with `for_each_source(count)`,
+  /// which calls `count(s)` once for the source of every pair `for_each_pair`
+  /// emits: a caller whose sources lie in flat arrays counts without walking
+  /// its rows.
+  template <class ForEachSource, class ForEachPair>
+  void assign_counted(std::size_t n, ForEachSource&& for_each_source, ForEachPair&& for_each_pair) {
     begin_.assign(n + 1, 0);
-    for_each_pair([&](std::uint32_t s, std::uint32_t) { ++begin_[s + 1]; });
+    for_each_source([&](std::uint32_t s) { ++begin_[s + 1]; });
     for (std::size_t v = 0; v < n; ++v) begin_[v + 1] += begin_[v];
     target_.resize(begin_[n]);
     // begin_[s] serves as the fill cursor of row s, then everything shifts back by one row.
@@ -69,7 +79,6 @@ class CsrGraph {
     pushed_ = target_.size();
   }
 
-  /// Number of nodes.
   [[nodiscard]] std::size_t size() const noexcept { return rows_end_ == 0 ? 0 : rows_end_ - 1; }
   /// The targets of `v`'s edges, in insertion order.
   [[nodiscard]] std::span<const std::uint32_t> targets(std::size_t v) const noexcept {
@@ -125,7 +134,11 @@ class CsrGraph {
   friend std::size_t num_vertices(const CsrGraph& g) { return g.size(); }
 
  private:
-  static void grow(LargeArray<std::uint32_t>& a) { a.resize(std::max<std::size_t>(16, 2 * a.size())); }
+  // Out of line, so that `push` and `end_row` stay small enough to be inlined in every caller's
+  // loop (in the interval analysis's instantiation `push` had become a call per operand).
+  [[gnu::cold, gnu::noinline]] static void grow(LargeArray<std::uint32_t>& a) {
+    a.resize(std::max<std::size_t>(16, 2 * a.size()));
+  }
 
   // Rows and targets in use: the arrays may be longer (sized ahead by `start_rows`).
   LargeArray<std::uint32_t> begin_;

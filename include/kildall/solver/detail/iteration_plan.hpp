@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -38,8 +39,10 @@ template <class Vertex>
 struct IterationPlan {
   LargeArray<Vertex> order;                // by position (empty in an identity plan)
   LargeArray<std::uint32_t> position;      // by vertex index; no_position when unordered
-  std::vector<bool> widening_point;     // by position (empty: none)
+  FlagArray widening_point;            // by position (empty: none)
   std::vector<PlanComponent> components;  // WTO only: one per head, by head position
+  LargeArray<std::uint32_t> head_component;  // WTO only, by position: the index in `components` of
+                                             // the component a head heads (no_position elsewhere)
   std::size_t identity_count = 0;         // an identity plan's number of vertices
   bool identity = false;                  // position == vertex index for every vertex
 
@@ -58,7 +61,8 @@ struct IterationPlan {
   }
   [[nodiscard]] std::size_t bytes() const noexcept {
     return order.capacity() * sizeof(Vertex) + position.capacity() * sizeof(std::uint32_t) +
-           widening_point.capacity() / 8 + components.capacity() * sizeof(PlanComponent);
+           widening_point.capacity() + components.capacity() * sizeof(PlanComponent) +
+           head_component.capacity() * sizeof(std::uint32_t);
   }
 };
 
@@ -93,12 +97,14 @@ template <ForwardAnalysisGraph G, class Roots>
     for (std::size_t p = 0; p < m; ++p) plan.position[vertex_index(g, plan.order[p])] = static_cast<std::uint32_t>(p);
     plan.widening_point.assign(m, false);
     plan.components.resize(seq.components.size());
+    if (!seq.components.empty()) plan.head_component.assign(m, no_position);
     // Components come innermost-first by decreasing head position: reversed, they are by head.
     for (std::size_t i = 0; i < seq.components.size(); ++i) {
       const auto& c = seq.components[seq.components.size() - 1 - i];
       const auto head = static_cast<std::uint32_t>(m - 1 - c.head_index);
       plan.widening_point[head] = true;
       plan.components[i] = PlanComponent{head, static_cast<std::uint32_t>(m - c.start)};
+      plan.head_component[head] = static_cast<std::uint32_t>(i);
     }
     return plan;
   }
@@ -172,7 +178,28 @@ template <ForwardAnalysisGraph G, class Roots>
 /// follow the program.
 template <ForwardAnalysisGraph G>
 [[nodiscard]] IterationPlan<vertex_t<G>> plan_of_every_vertex(const G& g, IterationOrder how) {
-  IterationPlan<vertex_t<G>> plan;
+  using Vertex = vertex_t<G>;
+  if constexpr (std::is_integral_v<Vertex>) {
+    // Vertices listed in the order of their own indices (an index graph, as the sparse solver's
+    // dependents are): an edge goes forward when its target's index is larger, so the check
+    // needs no layout, and a forward graph gets the identity plan (no arrays at all).
+    std::size_t ordinal = 0;
+    bool index_order = true;
+    for (const auto& v : vertex_range(g)) index_order = index_order && vertex_index(g, v) == ordinal++;
+    if (index_order) {
+      for (const auto& v : vertex_range(g)) {
+        for (const auto& e : out_edge_range(g, v)) {
+          if (vertex_index(g, target(e, g)) <= vertex_index(g, v)) {
+            std::vector<Vertex> roots(ordinal);  // the last vertex first
+            std::iota(roots.rbegin(), roots.rend(), Vertex{0});
+            return make_iteration_plan(g, roots, how);
+          }
+        }
+      }
+      return identity_plan<Vertex>(ordinal);
+    }
+  }
+  IterationPlan<Vertex> plan;
   plan.position.assign(vertex_count(g), no_position);
   plan.order.reserve(vertex_count(g));
   for (const auto& v : vertex_range(g)) {
@@ -182,7 +209,7 @@ template <ForwardAnalysisGraph G>
   for (std::size_t p = 0; p < plan.order.size(); ++p) {
     for (const auto& e : out_edge_range(g, plan.order[p])) {
       if (plan.position[vertex_index(g, target(e, g))] <= p) {
-        const std::vector<vertex_t<G>> roots(plan.order.rbegin(), plan.order.rend());
+        const std::vector<Vertex> roots(plan.order.rbegin(), plan.order.rend());
         return make_iteration_plan(g, roots, how);
       }
     }

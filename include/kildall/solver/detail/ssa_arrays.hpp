@@ -52,7 +52,7 @@ struct SsaArrays {
   std::vector<std::optional<Value>> value_handles;  // unless values are their own index
   std::vector<std::optional<Block>> block_handles;  // empty when every block is its own index
   LargeArray<std::uint32_t> block_of;           // by value: block index, or none
-  std::vector<bool> is_argument;           // by value: a block argument (else an op result, or unplaced)
+  FlagArray is_argument;                   // by value: a block argument (else an op result, or unplaced)
   LargeArray<std::uint32_t> member_position;    // by value: its position among the blocks' members, or none
   CsrGraph member_operands;                // by member position: operand indices (op results)
   CsrGraph dependents;                     // by value: values computed from it
@@ -68,9 +68,9 @@ struct SsaArrays {
   };
   // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
   // value and a bit per value: few values are branch operands, so no per-value array.
-  std::vector<bool> is_branch_operand;
+  FlagArray is_branch_operand;
   LargeArray<BranchUse> branch_uses;
-  std::vector<bool> is_entry;
+  FlagArray is_entry;
   std::vector<std::uint32_t> entry_indices;
   LargeArray<Edge> edges;
   LargeArray<std::uint32_t> edge_target, edge_source;         // by edge (numbered by target block)
@@ -149,7 +149,11 @@ struct SsaArrays {
   /// result depends on its operands, an argument on what is forwarded to it.
   void build_dependents(const CsrGraph& operands, CsrGraph& out) const {
     const auto members = block_members.targets_all();
-    out.assign_counted(value_count, [&](auto&& emit) {
+    const auto count_sources = [&](auto&& count) {  // every operand, then every forwarded value
+      for (const std::uint32_t x : operands.targets_all()) count(x);
+      for (std::size_t j = 0; j < incoming_begin[members.size()]; ++j) count(incoming_value[j]);
+    };
+    out.assign_counted(value_count, count_sources, [&](auto&& emit) {
       for (std::size_t m = 0; m < members.size(); ++m) {
         const std::uint32_t v = members[m];
         for (const std::uint32_t x : operands.targets(m)) emit(x, v);
@@ -161,9 +165,9 @@ struct SsaArrays {
   /// Bytes held by the arrays.
   [[nodiscard]] std::size_t bytes() const noexcept {
     return dependents.bytes() + member_operands.bytes() + block_members.bytes() + branch_operands.bytes() +
-           branch_uses.capacity() * sizeof(BranchUse) + is_branch_operand.capacity() / 8 + out_edges.bytes() +
-           is_entry.capacity() / 8 +
-           is_argument.capacity() / 8 + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
+           branch_uses.capacity() * sizeof(BranchUse) + is_branch_operand.capacity() + out_edges.bytes() +
+           is_entry.capacity() +
+           is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
             edge_source.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
             incoming_value.capacity() + entry_indices.capacity()) *
                sizeof(std::uint32_t) +
@@ -348,7 +352,9 @@ struct SsaArrays {
         branch_uses.push_back({x, static_cast<std::uint32_t>(b)});
       }
     }
-    std::sort(branch_uses.begin(), branch_uses.end());
+    // A branch's condition is mostly computed in its own block, so the pairs usually come in
+    // value order already: checking costs a pass, sorting 12 instructions an op at 1e6 ops.
+    if (!std::is_sorted(branch_uses.begin(), branch_uses.end())) std::sort(branch_uses.begin(), branch_uses.end());
     // For each argument, what each in-edge passes to it.
     LargeArray<std::uint32_t> arguments(nb, 0);  // by block: its argument count
     for (std::size_t bi = 0; bi < nb; ++bi) {
