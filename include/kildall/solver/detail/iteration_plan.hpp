@@ -170,10 +170,10 @@ template <ForwardAnalysisGraph G, class Roots>
 
 /// The plan of every vertex of `g`, all of them roots. When every edge goes
 /// forward in the graph's vertex order (values numbered in program order, no
-/// cycles), that order is a topological order without widening points, which
-/// both the weak topological order and the reverse post-order would also be,
-/// and is taken as is. Otherwise the order `how` with the roots tried from the
-/// last vertex to the first, which makes it exactly the vertex order wherever
+/// cycles), that order is a topological order without widening points, as
+/// both orders would be, and is taken as is (the identity plan when vertices
+/// are listed by their own indices). Otherwise the order `how`, the roots tried
+/// from the last vertex to the first, which makes it exactly the vertex order wherever
 /// that order is already topological, so visits, traces and debug logs
 /// follow the program.
 template <ForwardAnalysisGraph G>
