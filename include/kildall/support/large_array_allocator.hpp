@@ -129,7 +129,7 @@ using LargeArray = std::vector<T, LargeArrayAllocator<T>>;
 /// One byte per flag, for the per-node flags a solver reads on every visit
 /// (reached, block reached, edge live, is an argument). Not `std::vector<bool>`:
 /// libstdc++ reaches a bit through its iterator's arithmetic (a signed
-/// division and a fix-up) on every access, and those accesses were 8% of all
+/// division and a fix-up) on every access, and those accesses were 6% of all
 /// instructions of SCCP over one function of 1e6 ops (docs/performance.md,
 /// "Instructions per op"). A byte costs 7/8 of a byte more per node.
 using FlagArray = LargeArray<std::uint8_t>;

@@ -78,7 +78,7 @@ class CsrGraph {
     rows_end_ = n + 1;
     pushed_ = target_.size();
   }
-
+  /// Number of nodes.
   [[nodiscard]] std::size_t size() const noexcept { return rows_end_ == 0 ? 0 : rows_end_ - 1; }
   /// The targets of `v`'s edges, in insertion order.
   [[nodiscard]] std::span<const std::uint32_t> targets(std::size_t v) const noexcept {

@@ -67,7 +67,7 @@ struct SsaArrays {
     }
   };
   // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
-  // value and a bit per value: few values are branch operands, so no per-value array.
+  // value and a flag per value: few values are branch operands, so no per-value lists.
   FlagArray is_branch_operand;
   LargeArray<BranchUse> branch_uses;
   FlagArray is_entry;
@@ -353,7 +353,7 @@ struct SsaArrays {
       }
     }
     // A branch's condition is mostly computed in its own block, so the pairs usually come in
-    // value order already: checking costs a pass, sorting 12 instructions an op at 1e6 ops.
+    // value order already: checking is one pass; sorting cost 12 instructions per op at 1e6.
     if (!std::is_sorted(branch_uses.begin(), branch_uses.end())) std::sort(branch_uses.begin(), branch_uses.end());
     // For each argument, what each in-edge passes to it.
     LargeArray<std::uint32_t> arguments(nb, 0);  // by block: its argument count
