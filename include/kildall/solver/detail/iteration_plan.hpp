@@ -179,40 +179,42 @@ template <ForwardAnalysisGraph G, class Roots>
 template <ForwardAnalysisGraph G>
 [[nodiscard]] IterationPlan<vertex_t<G>> plan_of_every_vertex(const G& g, IterationOrder how) {
   using Vertex = vertex_t<G>;
-  if constexpr (std::is_integral_v<Vertex>) {
-    // Vertices listed in the order of their own indices (an index graph, as the sparse solver's
-    // dependents are): an edge goes forward when its target's index is larger, so the check
-    // needs no layout, and a forward graph gets the identity plan (no arrays at all).
-    std::size_t ordinal = 0;
-    bool index_order = true;
-    for (const auto& v : vertex_range(g)) index_order = index_order && vertex_index(g, v) == ordinal++;
-    if (index_order) {
-      for (const auto& v : vertex_range(g)) {
-        for (const auto& e : out_edge_range(g, v)) {
-          if (vertex_index(g, target(e, g)) <= vertex_index(g, v)) {
-            std::vector<Vertex> roots(ordinal);  // the last vertex first
-            std::iota(roots.rbegin(), roots.rend(), Vertex{0});
-            return make_iteration_plan(g, roots, how);
-          }
-        }
-      }
-      return identity_plan<Vertex>(ordinal);
-    }
+  // Vertices listed in the order of their own indices (an index graph, as the sparse solver's
+  // dependents are) have their indices as positions: nothing is laid out to check the edges,
+  // and a forward graph gets the identity plan (no arrays at all).
+  bool index_order = std::is_integral_v<Vertex>;
+  std::size_t count = 0;
+  if (index_order) {
+    for (const auto& v : vertex_range(g)) index_order = index_order && vertex_index(g, v) == count++;
   }
   IterationPlan<Vertex> plan;
-  plan.position.assign(vertex_count(g), no_position);
-  plan.order.reserve(vertex_count(g));
-  for (const auto& v : vertex_range(g)) {
-    plan.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan.order.size());
-    plan.order.push_back(v);
-  }
-  for (std::size_t p = 0; p < plan.order.size(); ++p) {
-    for (const auto& e : out_edge_range(g, plan.order[p])) {
-      if (plan.position[vertex_index(g, target(e, g))] <= p) {
-        const std::vector<Vertex> roots(plan.order.rbegin(), plan.order.rend());
-        return make_iteration_plan(g, roots, how);
-      }
+  if (!index_order) {
+    plan.position.assign(vertex_count(g), no_position);
+    plan.order.reserve(vertex_count(g));
+    for (const auto& v : vertex_range(g)) {
+      plan.position[vertex_index(g, v)] = static_cast<std::uint32_t>(plan.order.size());
+      plan.order.push_back(v);
     }
+  }
+  const auto position_of = [&](const Vertex& v) -> std::size_t {
+    return index_order ? vertex_index(g, v) : plan.position[vertex_index(g, v)];
+  };
+  for (const auto& v : vertex_range(g)) {
+    for (const auto& e : out_edge_range(g, v)) {
+      if (position_of(target(e, g)) > position_of(v)) continue;
+      // A backward edge: the order `how` from the roots, the last vertex first.
+      if constexpr (std::is_integral_v<Vertex>) {
+        if (index_order) {
+          std::vector<Vertex> roots(count);
+          std::iota(roots.rbegin(), roots.rend(), Vertex{0});
+          return make_iteration_plan(g, roots, how);
+        }
+      }
+      return make_iteration_plan(g, std::vector<Vertex>(plan.order.rbegin(), plan.order.rend()), how);
+    }
+  }
+  if constexpr (std::is_integral_v<Vertex>) {
+    if (index_order) return identity_plan<Vertex>(count);
   }
   plan.widening_point.assign(plan.order.size(), false);
   return plan;

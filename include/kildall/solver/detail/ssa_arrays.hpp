@@ -151,7 +151,7 @@ struct SsaArrays {
     const auto members = block_members.targets_all();
     const auto count_sources = [&](auto&& count) {  // every operand, then every forwarded value
       for (const std::uint32_t x : operands.targets_all()) count(x);
-      for (std::size_t j = 0; j < incoming_begin[members.size()]; ++j) count(incoming_value[j]);
+      for (const std::uint32_t x : incoming_value) count(x);
     };
     out.assign_counted(value_count, count_sources, [&](auto&& emit) {
       for (std::size_t m = 0; m < members.size(); ++m) {
