@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Instructions and first-level data misses per op of SCCP and the integer-range
+# analysis (views included) on one generated `cfg` function, counted by
+# cachegrind: half the difference between 3 runs and 1 run of the analysis in
+# one process. Deterministic, so it compares commits where wall time is noisy.
+#   benchmarks/analysis_instructions.sh [build dir (default build/release)] [ops...]
+# Needs valgrind and the target analysis_instructions (release preset).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build/release}"
+shift || true
+sizes=("${@:-10000 1000000}")
+bin="$build/benchmarks/analysis_instructions"
+command -v valgrind >/dev/null || { echo "analysis_instructions.sh: valgrind not installed" >&2; exit 2; }
+[[ -x "$bin" ]] || { echo "analysis_instructions.sh: $bin not built (cmake --build $build --target analysis_instructions)" >&2; exit 2; }
+count() {  # analysis ops runs -> "instructions d1-misses"
+  valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null "$bin" "$1" "$2" "$3" 2>&1 >/dev/null |
+    awk '/ I +refs:/ {gsub(",", "", $4); i = $4} / D1 +misses:/ {gsub(",", "", $4); d = $4} END {print i, d}'
+}
+echo "| analysis | ops | instructions / op | D1 misses / op |"
+echo "|---|---|---|---|"
+for analysis in sccp int-range; do
+  for ops in ${sizes[*]}; do
+    read -r i1 d1 <<< "$(count "$analysis" "$ops" 1)"
+    read -r i3 d3 <<< "$(count "$analysis" "$ops" 3)"
+    awk -v a="$analysis" -v n="$ops" -v i1="$i1" -v i3="$i3" -v d1="$d1" -v d3="$d3" \
+      'BEGIN {printf "| %s | %d | %.0f | %.2f |\n", a, n, (i3 - i1) / 2 / n, (d3 - d1) / 2 / n}'
+  done
+done
