@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "classic_analyses/constant_propagation.hpp"
@@ -172,6 +174,74 @@ TEST_CASE("SCCP is sound against concrete runs and identical on two CFG types (4
   }
   CHECK(constants_found > 100);  // the programs exercise folding...
   CHECK(dead_blocks_found > 20);  // ...and dead branches
+}
+
+namespace {
+
+/// The classic shape with its values numbered backwards: no op result's operands come before it,
+/// so the solver cannot sweep and takes the worklist of dependents.
+template <class Shape>
+struct BackwardNumbering : Shape {
+  using Shape::Shape;
+  [[nodiscard]] std::size_t value_index(std::size_t v) const { return this->value_count() - 1 - v; }
+};
+
+/// The two results agree on which values and blocks were reached and on every state.
+template <class R1, class R2>
+void check_same_fixpoint(const R1& a, const R2& b, const classic::SsaProgram& p) {
+  REQUIRE(a.converged());
+  REQUIRE(b.converged());
+  for (std::size_t v = 0; v < p.values.size(); ++v) {
+    REQUIRE((a.lookup(v) == nullptr) == (b.lookup(v) == nullptr));
+    if (a.lookup(v) != nullptr) CHECK(*a.lookup(v) == *b.lookup(v));
+  }
+  for (std::size_t blk = 0; blk < p.blocks.size(); ++blk) CHECK(a.block_reached(blk) == b.block_reached(blk));
+}
+
+}  // namespace
+
+TEST_CASE("the sweep equals the worklist, also when it gives up or renumbers its stamps (300 seeds)") {
+  std::size_t with_rescans = 0, abandoned = 0;
+  for (unsigned seed = 0; seed < 300; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(seed);
+    const classic::SsaProgram p = classic::random_ssa_program(rng, 2 + rng() % 10);
+    const auto cfg = classic::control_flow_graph(p);
+    const auto shape = classic::ssa_shape(p, cfg);
+    using Shape = std::remove_cvref_t<decltype(shape)>;
+    const classic::ConstantPropagation<Shape> sccp{&shape};
+    const auto swept = kildall::solve_sparse(shape, sccp);
+    CHECK(swept.statistics().swept);
+    CHECK(kildall::verify_fixpoint(sccp, swept).ok());
+
+    const BackwardNumbering<Shape> backward(p, cfg, classic::SsaCfgSlot{&cfg});
+    const classic::ConstantPropagation<BackwardNumbering<Shape>> sccp_backward{&backward};
+    const auto queued = kildall::solve_sparse(backward, sccp_backward);
+    const bool any_operands = std::any_of(p.values.begin(), p.values.end(), [](const classic::SsaValue& v) {
+      return v.op != Op::argument && v.op != Op::constant;
+    });
+    CHECK(queued.statistics().swept == !any_operands);  // (backwards is forward when no op reads a value)
+    check_same_fixpoint(swept, queued, p);
+
+    // A budget of no rescans at all: the first pass behind the sweep hands over to the worklist.
+    kildall::NoObserver none;
+    const kildall::SolverOptions options;
+    kildall::detail::SparseEngine<Shape, classic::ConstantPropagation<Shape>, kildall::NoObserver> giving_up(
+        shape, sccp, options, none, nullptr, std::size_t{0});
+    const auto handed_over = giving_up.run();
+    check_same_fixpoint(swept, handed_over, p);
+    CHECK(kildall::verify_fixpoint(sccp, handed_over).ok());
+    CHECK(handed_over.statistics().sweep_abandoned == (swept.statistics().rescans > 0));
+    with_rescans += swept.statistics().rescans > 0 ? 1 : 0;
+    abandoned += handed_over.statistics().sweep_abandoned ? 1 : 0;
+
+    // A clock that wraps after three stamps: renumbered before nearly every visit.
+    kildall::detail::SparseEngine<Shape, classic::ConstantPropagation<Shape>, kildall::NoObserver> renumbering(
+        shape, sccp, options, none, nullptr, std::nullopt, 3);
+    check_same_fixpoint(swept, renumbering.run(), p);
+  }
+  CHECK(with_rescans > 30);  // loops whose back edge changed an argument behind the sweep
+  CHECK(abandoned == with_rescans);
 }
 
 namespace {

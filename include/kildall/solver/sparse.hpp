@@ -34,6 +34,23 @@
 /// of the def-use graph, so operands are visited before their users; widening
 /// at the widening points of that order after `SolverOptions::widening_delay`
 /// visits; an optional narrowing phase; a hard per-value visit cap.
+///
+/// A solve without widening points over a shape whose numbering is forward
+/// (every op result's operands have lower indices, as in an IR numbered in
+/// program order whose blocks are listed in dominance order) sweeps instead
+/// (SCCP's case): the values are visited in index order, and the sweep goes
+/// back only to a block argument that a value forwarded over a back edge
+/// changed, or to a block that became executable behind it; every value it
+/// passes again is visited only if an operand changed since its last visit
+/// (a stamp per value and per edge). Such a solve derives no dependents and
+/// queues nothing: most values are visited once, in order. This is
+/// Bourdoncle's recursive iteration strategy (FMPA 1993) over the shape's
+/// own order. A sweep that has gone back over more than
+/// `sweep_rescan_factor` times the values (loops far from contiguous in the
+/// numbering) derives the dependents and hands the rest to the worklist, so
+/// the cost stays linear. The answer is the same either way (without
+/// widening, the least fixpoint above the starting states does not depend on
+/// the order).
 
 #include <algorithm>
 #include <concepts>
@@ -368,6 +385,13 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
   }();
   static constexpr bool wants_before = observer_enabled<O>;
+  /// A sweep goes back over at most this many times the values (plus `sweep_rescan_slack`)
+  /// before the worklist takes over.
+  static constexpr std::size_t sweep_rescan_factor = 8;
+  /// Rescans any sweep may make, whatever the program's size.
+  static constexpr std::size_t sweep_rescan_slack = 4096;
+  /// Stamps are renumbered when the clock passes this (a 32-bit clock; see `renumber_stamps`).
+  static constexpr std::uint32_t default_stamp_limit = std::uint32_t{1} << 31;
   using L = lattice_t<P>;
   using Value = typename Traits::value_type;
   using Block = typename Traits::block_type;
@@ -379,9 +403,18 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
 
   /// A solve of `problem` over `program`; with a CFG, `prepared` (optional)
   /// is the shape's index, derived once beforehand.
+  /// `rescan_budget` and `stamp_limit` (tests only) replace the sweep's budget of rescans and
+  /// the clock value at which its stamps are renumbered.
   SparseEngine(const Prog& program, const P& problem, const SolverOptions& options, O& observer,
-               const Prepared* prepared = nullptr)
-      : Base(options), prog_(program), p_(problem), obs_(observer), prepared_(prepared) {}
+               const Prepared* prepared = nullptr, std::optional<std::size_t> rescan_budget = std::nullopt,
+               std::uint32_t stamp_limit = default_stamp_limit)
+      : Base(options),
+        prog_(program),
+        p_(problem),
+        obs_(observer),
+        prepared_(prepared),
+        rescan_budget_(rescan_budget),
+        stamp_limit_(stamp_limit) {}
 
   /// A fresh solve from the program's entry blocks (or of every value without a CFG).
   Result run() {
@@ -394,7 +427,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     r.visits_.assign(n, 0);
     r.stats_.nodes = n;
     if constexpr (has_cfg) {
-      if (!use_shape(r)) return r;
+      if (!use_shape(r, /*may_sweep=*/true)) return r;
       prepare(r);
       for (const std::uint32_t b : s_->entry_indices) mark_executable(b);
     } else {
@@ -436,7 +469,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       seeds.push_back(vi);
     }
     if constexpr (has_cfg) {
-      if (!use_shape(r)) return r;
+      if (!use_shape(r, /*may_sweep=*/false)) return r;
       const auto& cfg = prog_.cfg();
       const std::size_t nb = s_->block_count;
       for (const auto& b : changed_blocks) {
@@ -452,8 +485,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       const std::vector<bool> affected = affected_closure(n + nb, seeds, [&](std::size_t i, auto&& touch) {
         if (i < n) {
           for (const std::uint32_t w : dependents_->targets(i)) touch(w);
-          for (const auto& use : s_->branch_users(i)) {
-            for (const std::uint32_t k : s_->out_edges.targets(use.block)) touch(n + s_->edge_target[k]);
+          for (const auto& use : s_->branch_uses.of(i)) {
+            for (const std::uint32_t k : s_->out_edges.targets(use.user)) touch(n + s_->edge_target[k]);
           }
         } else {
           const std::size_t b = i - n;
@@ -509,11 +542,13 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// Blocks that became executable: queue their values, decide their out-edges.
   void drain() {
     if constexpr (has_cfg) {
+      if (sweep_ && clock_ >= stamp_limit_) [[unlikely]] renumber_stamps();
       while (!pending_blocks_.empty()) {
         const std::uint32_t b = pending_blocks_.back();
         pending_blocks_.pop_back();
         if constexpr (observer_enabled<O>) notify_reached(obs_, block_at(b));
-        for (const std::uint32_t v : s_->block_members.targets(b)) enqueue_value(v);
+        // (the block is executable now: no need to ask, as `enqueue_value` does)
+        for (const std::uint32_t v : s_->block_members.targets(b)) this->enqueue(plan_->position_of(v));
         evaluate_out_edges(b, /*enqueue_targets=*/true);
       }
     }
@@ -525,6 +560,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       const std::uint32_t b = s_->block_of[vi];
       if (b == none || !r_->block_reached_[b]) return false;
+      if (sweep_) visited_at_[vi] = clock_;
       if (s_->is_argument[vi]) return join_incoming(vi, b, out);
     }
     const Result& r = *r_;
@@ -563,10 +599,19 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   void propagate(std::size_t pos) {
     const std::size_t vi = index_at(pos);
     if constexpr (has_cfg) {
-      for (const std::uint32_t w : dependents_->targets(vi)) enqueue_value(w);
+      if (sweep_) {
+        // The users of an op result lie after it (a forward numbering): the sweep passes them
+        // next, or again from just after it when it lay behind. Only the arguments it is
+        // forwarded to (over a back edge: behind it) must be named.
+        changed_at_[vi] = tick();
+        this->rewind(pos + 1);
+        for (const std::uint32_t a : s_->forwarded_to.targets(vi)) enqueue_value(a);
+      } else {
+        for (const std::uint32_t w : dependents_->targets(vi)) enqueue_value(w);
+      }
       if constexpr (has_branches) {
-        for (const auto& use : s_->branch_users(vi)) {
-          if (r_->block_reached_[use.block]) evaluate_out_edges(use.block, /*enqueue_targets=*/true);
+        for (const auto& use : s_->branch_uses.of(vi)) {
+          if (r_->block_reached_[use.user]) evaluate_out_edges(use.user, /*enqueue_targets=*/true);
         }
       }
     } else {
@@ -585,6 +630,71 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     (void)pos;
     std::swap(r.states_[vi], candidate);
     return true;
+  }
+
+  // --- the sweep (see the file comment) -----------------------------------
+
+  /// Whether the value at `pos` must be visited by the sweep: its block is executable and it
+  /// was never visited since, or something it reads changed after its last visit (an operand;
+  /// for an argument, an incoming edge that became executable with a value over it, or the
+  /// value passed over an executable one).
+  [[nodiscard]] bool dirty(std::size_t pos) const {
+    if constexpr (has_cfg) {
+      const std::size_t vi = index_at(pos);
+      const std::uint32_t b = s_->block_of[vi];
+      if (b == none || !r_->block_reached_[b]) return false;
+      const std::uint32_t seen = visited_at_[vi];
+      if (seen == 0) return true;
+      const std::uint32_t m = s_->member_position[vi];
+      if (s_->is_argument[vi]) {
+        for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
+          // (a value not yet computed passes nothing: its first state is a change too)
+          const std::uint32_t live = edge_live_at_[s_->incoming_edge[j]];
+          const std::uint32_t x = s_->incoming_value[j];
+          if (live != 0 && r_->reached_[x] && (live > seen || changed_at_[x] > seen)) return true;
+        }
+        return false;
+      }
+      for (const std::uint32_t x : operands_->targets(m)) {
+        if (changed_at_[x] > seen) return true;
+      }
+      return false;
+    } else {
+      (void)pos;
+      return true;
+    }
+  }
+
+  /// The worklist takes over from the sweep: the dependents the sweep did without.
+  void abandon_sweep() {
+    if constexpr (has_cfg) {
+      if (dependents_ == nullptr) {  // the solve's own arrays, derived without them
+        own_.derive_dependents();
+        dependents_ = &own_.dependents;
+      }
+      sweep_ = false;
+    }
+  }
+
+  /// The next stamp of the sweep's clock.
+  std::uint32_t tick() noexcept { return ++clock_; }
+
+  /// Restarts the clock at 2, keeping what `dirty` answers: a value dirty now (or never
+  /// visited) gets visit stamp 0, a clean one 2; every value that changed and every live edge
+  /// gets stamp 1. Called between visits once the clock passes `stamp_limit_`, so that one
+  /// visit's stamps (at most one per edge and one for the value) cannot wrap around.
+  void renumber_stamps() {
+    const std::size_t n = visited_at_.size();
+    FlagArray dirty_now(n, false);
+    for (std::size_t pos = 0; pos < plan_->size(); ++pos) dirty_now[index_at(pos)] = dirty(pos);
+    for (std::size_t vi = 0; vi < n; ++vi) {
+      visited_at_[vi] = visited_at_[vi] == 0 || dirty_now[vi] ? 0 : 2;
+      if (changed_at_[vi] != 0) changed_at_[vi] = 1;
+    }
+    for (std::uint32_t& live : edge_live_at_) {
+      if (live != 0) live = 1;
+    }
+    clock_ = 2;
   }
 
   // --- values and operands -----------------------------------------------
@@ -634,11 +744,11 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if (!gather_branch_operands(b)) return;
     }
     for (const std::uint32_t k : s_->out_edges.targets(b)) {
-      if (edge_live_[k]) continue;
+      if (edge_live_at_[k] != 0) continue;
       if constexpr (has_branches) {
         if (!p_.edge_executable(s_->edges[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;
       }
-      edge_live_[k] = true;
+      edge_live_at_[k] = tick();
       const std::uint32_t t = s_->edge_target[k];
       if (!r_->block_reached_[t]) {
         mark_executable(t);
@@ -661,7 +771,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         return p_.edge_executable(s_->edges[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)));
       }
     }
-    return edge_live_[k];
+    return edge_live_at_[k] != 0;
   }
 
   /// A block argument: its boundary (entry block) joined with what each executable in-edge passes.
@@ -702,7 +812,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// extra operands over a prepared index gets its own operand rows and
   /// dependents over the union. False (status `invalid_input`) when the
   /// shape names a value or block outside its own numbering.
-  bool use_shape(Result& r) {
+  /// `may_sweep`: a fresh solve, which sweeps when it can (see the file comment).
+  bool use_shape(Result& r, bool may_sweep) {
     auto extra = [&] {  // `this` only when the problem has extra operands
       if constexpr (HasExtraOperands<P, Value>) {
         return [this](const Value& v, auto&& add) {
@@ -715,28 +826,34 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         return NoExtraOperands{};
       }
     }();
+    // A fresh solve sweeps with the identity plan (no widening points) over a forward
+    // numbering (its extra operands included), for a problem that refines nothing along edges
+    // (a refinement reads the branch operands too, which the sweep's stamps do not follow).
+    const bool may = may_sweep && !uses_widening_points() && !has_edge_transfer;
     if (prepared_ != nullptr) {
       s_ = &prepared_->arrays_;
     } else {
-      (void)own_.derive(prog_, extra);
+      (void)own_.derive(prog_, extra, may ? DependentsNeed::unless_forward : DependentsNeed::always);
       s_ = &own_;
     }
     if (!s_->valid) return invalid(r);
+    bool forward = s_->operands_forward;
     operands_ = &s_->member_operands;
-    dependents_ = &s_->dependents;
+    dependents_ = s_->has_dependents ? &s_->dependents : nullptr;
     if constexpr (HasExtraOperands<P, Value>) {
       bool any = false;
       if (prepared_ != nullptr) {
-        if (!s_->with_extra_operands(prog_, extra, own_operands_, own_dependents_, any)) return invalid(r);
+        if (!s_->with_extra_operands(prog_, extra, own_operands_, own_dependents_, any, forward)) return invalid(r);
         if (any) {
           operands_ = &own_operands_;
           dependents_ = &own_dependents_;
         }
       }
     }
+    sweep_ = may && forward;
     r.roots_ = s_->roots;
     r.block_reached_.assign(s_->block_count, false);
-    edge_live_.assign(s_->edge_target.size(), false);
+    edge_live_at_.assign(s_->edge_target.size(), 0);
     return true;
   }
 
@@ -776,6 +893,14 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
     this->reset(plan_->size(), r.visits_, r.stats_, r.outcome_.status, r.states_, r.reached_, *plan_);
     narrowing_ = false;
+    if constexpr (has_cfg) {
+      if (sweep_) {
+        visited_at_.assign(s_->value_count, 0);
+        changed_at_.assign(s_->value_count, 0);
+        clock_ = 1;
+        this->sweep_with_rewinds(rescan_budget_.value_or(sweep_rescan_factor * s_->value_count + sweep_rescan_slack));
+      }
+    }
   }
 
   void reset_values(Result& r, const std::vector<bool>& affected) {
@@ -795,7 +920,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
                         r.visits_.capacity() * sizeof(std::uint32_t) + operand_scratch_.capacity() * sizeof(const L*);
     if constexpr (has_cfg) {
       bytes += s_->bytes() + own_operands_.bytes() + own_dependents_.bytes() + r.block_reached_.capacity() +
-               edge_live_.capacity();
+               (edge_live_at_.capacity() + visited_at_.capacity() + changed_at_.capacity()) * sizeof(std::uint32_t);
     }
     r.stats_.bookkeeping_bytes = bytes;
   }
@@ -816,8 +941,15 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   const typename ShapeArraysOf<Prog>::type* s_ = &own_;
   CsrGraph own_operands_, own_dependents_;   // a prepared shape's, with the problem's extra operands
   const CsrGraph* operands_ = nullptr;       // by member position: operand indices (op results)
-  const CsrGraph* dependents_ = nullptr;     // by value: values computed from it
-  FlagArray edge_live_;
+  const CsrGraph* dependents_ = nullptr;     // by value: values computed from it (none while sweeping)
+  LargeArray<std::uint32_t> edge_live_at_;  // by edge: 0, or the stamp at which it became executable
+  // The sweep (with a CFG): whether this solve sweeps, the stamp of each value's last visit
+  // (0: never) and last change (0: never), and the clock the stamps come from.
+  bool sweep_ = false;
+  LargeArray<std::uint32_t> visited_at_, changed_at_;
+  std::uint32_t clock_ = 1;
+  std::optional<std::size_t> rescan_budget_;
+  std::uint32_t stamp_limit_;
   std::vector<std::uint32_t> pending_blocks_;
   std::vector<const L*> branch_scratch_;
 };

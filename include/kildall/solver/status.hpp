@@ -45,6 +45,13 @@ struct SolveStatistics {
   std::size_t narrowing_visits = 0;   ///< Visits of the descending (narrowing) phase.
   std::size_t max_visits = 0;         ///< Largest per-node visit count.
   std::size_t bookkeeping_bytes = 0;  ///< Solver memory beyond the lattice values.
+  /// The ascending phase swept the nodes in index order, going back only where a change reached
+  /// behind the sweep, instead of a worklist of dependents (the sparse solver, when it can).
+  bool swept = false;
+  /// Positions the sweep checked again after going back.
+  std::size_t rescans = 0;
+  /// The sweep went back over too many positions and handed the rest of the solve to the worklist.
+  bool sweep_abandoned = false;
 };
 
 /// How a solve over nodes `Node` ended: the status and, unless it

@@ -95,6 +95,19 @@ class PriorityWorklist {
     return i;
   }
 
+  /// The lowest pending position, left pending. Precondition: `!empty()`.
+  [[nodiscard]] std::size_t peek_min() const noexcept {
+    assert(!empty());
+    if (const std::uint64_t word = levels_[0][low_word_]; word != 0) {
+      return (low_word_ << 6) | static_cast<std::size_t>(std::countr_zero(word));
+    }
+    std::size_t i = 0;
+    for (std::size_t l = levels_.size(); l-- > 0;) {
+      i = (i << 6) | static_cast<std::size_t>(std::countr_zero(levels_[l][i]));
+    }
+    return i;
+  }
+
   /// Removes `position` if pending; returns whether it was.
   bool erase(std::size_t position) noexcept {
     if (!contains(position)) return false;

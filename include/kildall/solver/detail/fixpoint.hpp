@@ -21,6 +21,20 @@
 ///   * statistics, stop handling and the narrowing passes;
 ///   * the affected-set closure of an incremental re-solve.
 ///
+/// Besides the worklist, the engine can sweep: visit positions in order,
+/// asking the front end at each whether anything it reads changed since its
+/// last visit (`dirty`). A front end uses it when every node's inputs lie at
+/// lower positions except for a few it names when they change (the sparse
+/// solver's block arguments fed over back edges): those are queued behind
+/// the sweep and visited before it goes on, and when such a visit changes a
+/// state, the sweep goes back (`rewind`) to just after it and passes the
+/// positions between again. No dependents are derived. This is the
+/// iteration of a weak topological order's components by Bourdoncle's
+/// recursive strategy, over the front end's own order. When the sweep has
+/// passed again over more positions than its budget (an order whose loops
+/// are far from contiguous), the front end derives its dependents and the
+/// worklist takes over from the positions still dirty.
+///
 /// A front end (dense or sparse) derives from it (CRTP) and supplies only what
 /// differs: how a node's candidate state is computed from the states it
 /// depends on (`compute`), what happens after the node's state moved
@@ -78,6 +92,9 @@ enum class Settled : std::uint8_t {
 /// void drain();                                     // called before each pop (pending work)
 /// void begin_narrowing();                           // the descending phase starts
 /// void stopped_at(SolveStatus, std::size_t pos);    // record the offending node
+/// // only for a front end that sweeps (`sweep_with_rewinds`):
+/// bool dirty(std::size_t pos);                      // anything read changed since the last visit
+/// void abandon_sweep();                             // derive what `propagate` needs for a worklist
 /// static constexpr bool wants_before;                // pass the old state to `settle`
 /// ```
 template <class Derived, class L>
@@ -101,6 +118,7 @@ class FixpointEngine {
     positions_ = positions;
     cursor_ = 0;
     sweep_end_ = 0;
+    rewinding_ = false;
     visits_ = visits.data();
     stats_ = &stats;
     status_ = &status;
@@ -113,10 +131,28 @@ class FixpointEngine {
   /// nodes start pending; cheaper than queueing them all).
   void sweep_all() noexcept { sweep_end_ = positions_; }
 
+  /// Sweeps the positions in order, visiting each position the front end finds `dirty` and
+  /// what `enqueue` names behind the sweep first; after `rescan_budget` positions passed
+  /// again, the worklist takes over (see the file comment).
+  void sweep_with_rewinds(std::size_t rescan_budget) noexcept {
+    sweep_end_ = positions_;
+    rewinding_ = true;
+    rescan_budget_ = rescan_budget;
+    stats_->swept = true;
+  }
+
+  /// Whether the solve is sweeping with rewinds (and has not handed over to the worklist).
+  [[nodiscard]] bool sweeping() const noexcept { return rewinding_; }
+
   /// Queues position `pos` (ignored when out of the order or still ahead of the sweep).
   void enqueue(std::uint32_t pos) {
     if (pos == no_position || (pos >= cursor_ && pos < sweep_end_)) return;
     (void)worklist_.push(pos);
+  }
+
+  /// While sweeping (`sweep_with_rewinds`): the sweep goes on from `pos` if it is past it.
+  void rewind(std::size_t pos) noexcept {
+    if (rewinding_) cursor_ = std::min(cursor_, pos);
   }
 
   /// Whether the solve stopped (anything but converged so far).
@@ -130,6 +166,12 @@ class FixpointEngine {
 
   /// The ascending phase, then the narrowing passes.
   void iterate() {
+    if constexpr (requires(Derived& d, std::size_t pos) {
+                    d.dirty(pos);
+                    d.abandon_sweep();
+                  }) {
+      if (rewinding_) sweep();
+    }
     while (!stopped()) {
       self().drain();
       if (stopped()) break;
@@ -258,6 +300,47 @@ class FixpointEngine {
     d.propagate(pos);
   }
 
+  /// The sweep with rewinds (`sweep_with_rewinds`), until it ends or its budget runs out.
+  void sweep() {
+    Derived& d = self();
+    std::size_t frontier = 0;  // one past the highest position the sweep has passed
+    while (!stopped()) {
+      d.drain();
+      if (stopped()) return;
+      std::size_t pos = 0;
+      if (!worklist_.empty() && worklist_.peek_min() < cursor_) {
+        pos = worklist_.pop_min();  // named behind the sweep: visited before it goes on
+      } else if (cursor_ < positions_) {
+        pos = cursor_++;
+        if (pos >= frontier) {
+          frontier = pos + 1;
+        } else if (++stats_->rescans > rescan_budget_) {
+          abandon_sweep();
+          return;
+        }
+      } else {
+        break;
+      }
+      if (d.dirty(pos)) visit(pos);
+    }
+    rewinding_ = false;
+    sweep_end_ = 0;
+  }
+
+  /// Hands the rest of a sweep to the worklist: the front end derives what `propagate` needs,
+  /// and every position still dirty is queued.
+  void abandon_sweep() {
+    Derived& d = self();
+    rewinding_ = false;
+    stats_->sweep_abandoned = true;
+    d.abandon_sweep();
+    for (std::size_t pos = 0; pos < positions_; ++pos) {
+      if (d.dirty(pos)) (void)worklist_.push(static_cast<std::uint32_t>(pos));
+    }
+    cursor_ = 0;
+    sweep_end_ = 0;
+  }
+
   void narrow_passes() {
     Derived& d = self();
     for (std::uint32_t pass = 0; pass < opt_.narrowing_passes; ++pass) {
@@ -288,6 +371,8 @@ class FixpointEngine {
   std::size_t positions_ = 0;
   std::size_t cursor_ = 0;     // sweep position: positions at or after it are still pending
   std::size_t sweep_end_ = 0;  // end of the initial sweep (0: no sweep)
+  bool rewinding_ = false;     // sweeping with rewinds (`sweep_with_rewinds`)
+  std::size_t rescan_budget_ = 0;
   std::uint32_t* visits_ = nullptr;
   SolveStatistics* stats_ = nullptr;
   SolveStatus* status_ = nullptr;

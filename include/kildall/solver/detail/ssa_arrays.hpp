@@ -31,6 +31,57 @@ struct NoExtraOperands {
   }
 };
 
+/// Whether `SsaArrays::derive` must derive the dependents.
+enum class DependentsNeed : std::uint8_t {
+  always,          ///< Every solve over a prepared index, and every solve that uses a worklist.
+  unless_forward,  ///< A solve that sweeps needs them only if the numbering is not forward.
+};
+
+/// Pairs (value, user) sorted by value, with a flag per value that has any: the uses of the
+/// few values that have them (branch conditions, forwarded values), without a row per value.
+class SortedUses {
+ public:
+  /// One use: a value and what reads it (a block, or an argument's value index).
+  struct Use {
+    std::uint32_t value;  ///< The value read.
+    std::uint32_t user;   ///< What reads it.
+    friend bool operator<(const Use& a, const Use& b) {
+      return a.value != b.value ? a.value < b.value : a.user < b.user;
+    }
+  };
+
+  /// Starts over for values [0, `values`), with room for `hint` uses.
+  void start(std::size_t values, std::size_t hint) {
+    has_.assign(values, false);
+    uses_.clear();
+    uses_.reserve(hint);
+  }
+  /// Adds a use of `value` by `user`.
+  void add(std::uint32_t value, std::uint32_t user) {
+    has_[value] = true;
+    uses_.push_back({value, user});
+  }
+  /// Sorts the uses by value (only when they are not in order already).
+  void finish() {
+    if (!std::is_sorted(uses_.begin(), uses_.end())) std::sort(uses_.begin(), uses_.end());
+  }
+  /// The uses of value `vi`, by user.
+  [[nodiscard]] std::span<const Use> of(std::size_t vi) const {
+    if (vi >= has_.size() || !has_[vi]) return {};
+    const Use key{static_cast<std::uint32_t>(vi), 0};
+    const auto first = std::lower_bound(uses_.begin(), uses_.end(), key);
+    auto last = first;
+    while (last != uses_.end() && last->value == key.value) ++last;
+    return {uses_.data() + (first - uses_.begin()), static_cast<std::size_t>(last - first)};
+  }
+  /// Bytes held.
+  [[nodiscard]] std::size_t bytes() const noexcept { return has_.capacity() + uses_.capacity() * sizeof(Use); }
+
+ private:
+  FlagArray has_;
+  LargeArray<Use> uses_;
+};
+
 /// The index arrays of one shape. Values and blocks are numbered by the
 /// shape's own indices; edges by target block; members (a block's arguments,
 /// then its op results) by block.
@@ -58,18 +109,16 @@ struct SsaArrays {
   CsrGraph dependents;                     // by value: values computed from it
   CsrGraph block_members;                  // by block: arguments, then op results (value indices)
   CsrGraph branch_operands;                // by block: what its terminator branches on
-  /// A value a terminator branches on, and that terminator's block.
-  struct BranchUse {
-    std::uint32_t value;  ///< The branch operand.
-    std::uint32_t block;  ///< The block whose terminator reads it.
-    friend bool operator<(const BranchUse& a, const BranchUse& b) {
-      return a.value != b.value ? a.value < b.value : a.block < b.block;
-    }
-  };
-  // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
-  // value and a flag per value: few values are branch operands, so no per-value lists.
-  FlagArray is_branch_operand;
-  LargeArray<BranchUse> branch_uses;
+  /// The blocks whose terminator branches on each value (user: the block index).
+  SortedUses branch_uses;
+  /// By value: the arguments it is forwarded to over some edge, what a sweeping solve follows
+  /// instead of `dependents`.
+  CsrGraph forwarded_to;
+  /// Whether every op result's operands (extra ones included) have lower indices than the
+  /// result itself: then a sweep in index order reads every operand's state before its user.
+  bool operands_forward = true;
+  /// Whether `dependents` was derived (always, unless `derive` was told it may be skipped).
+  bool has_dependents = false;
   FlagArray is_entry;
   std::vector<std::uint32_t> entry_indices;
   LargeArray<Edge> edges;
@@ -95,49 +144,53 @@ struct SsaArrays {
     return *block_handles[bi];
   }
 
-  /// The (value, block) pairs of the terminators that branch on value `vi`, by block.
-  [[nodiscard]] std::span<const BranchUse> branch_users(std::size_t vi) const {
-    if (!is_branch_operand[vi]) return {};
-    const BranchUse key{static_cast<std::uint32_t>(vi), 0};
-    const auto first = std::lower_bound(branch_uses.begin(), branch_uses.end(), key);
-    auto last = first;
-    while (last != branch_uses.end() && last->value == key.value) ++last;
-    return {branch_uses.data() + (first - branch_uses.begin()), static_cast<std::size_t>(last - first)};
-  }
-
   /// Derives every array from `prog`; `extra(v, add)` may `add` more operands
   /// of op result `v` (a problem's `extra_operands`; `add` returns false for
   /// a value outside the numbering, and so must `extra` then). Returns (and
   /// leaves in `valid`) false when the shape names a value or block outside
   /// its own numbering, places a value twice, or passes more values over an
   /// edge than the target has arguments.
+  /// `need` says whether the dependents must be derived: `unless_forward` lets a solve that
+  /// sweeps (see `SparseEngine`) skip them when the numbering is forward (`operands_forward`);
+  /// `derive_dependents` adds them later if it must.
   template <class Extra>
-  bool derive(const Prog& prog, Extra&& extra) {
-    valid = derive_arrays(prog, extra);
+  bool derive(const Prog& prog, Extra&& extra, DependentsNeed need = DependentsNeed::always) {
+    valid = derive_arrays(prog, extra, need);
     return valid;
+  }
+
+  /// Derives `dependents` when `derive` skipped them (a sweep that gave up, see `SparseEngine`).
+  void derive_dependents() {
+    if (has_dependents) return;
+    build_dependents(member_operands, dependents);
+    has_dependents = true;
   }
 
   /// `member_operands` of `base` with each op result's extra operands
   /// appended, and the dependents of that union, into `operands` and
   /// `dependents_out`. Returns false (an extra operand outside the numbering)
-  /// or sets `any` when some op result had extra operands at all.
+  /// or sets `any` when some op result had extra operands at all, and
+  /// `forward` when the union is a forward numbering (see `operands_forward`).
   template <class Extra>
   bool with_extra_operands(const Prog& prog, Extra&& extra, CsrGraph& operands, CsrGraph& dependents_out,
-                           bool& any) const {
+                           bool& any, bool& forward) const {
     const std::size_t n = value_count;
     const auto members = block_members.targets_all();
     operands.start_rows(members.size(), member_operands.pushed() + members.size());
     any = false;
+    forward = operands_forward;
+    std::uint32_t v = 0;
     auto add = [&](const Value& x) {
       const std::size_t xi = kildall::value_index(prog, x);
       if (xi >= n) return false;
       operands.push(static_cast<std::uint32_t>(xi));
       any = true;
+      forward = forward && xi < v;
       return true;
     };
     for (std::size_t m = 0; m < members.size(); ++m) {
       for (const std::uint32_t x : member_operands.targets(m)) operands.push(x);
-      const std::uint32_t v = members[m];
+      v = members[m];
       if (!is_argument[v] && !extra(value_at(v), add)) return false;
       operands.end_row();
     }
@@ -165,7 +218,7 @@ struct SsaArrays {
   /// Bytes held by the arrays.
   [[nodiscard]] std::size_t bytes() const noexcept {
     return dependents.bytes() + member_operands.bytes() + block_members.bytes() + branch_operands.bytes() +
-           branch_uses.capacity() * sizeof(BranchUse) + is_branch_operand.capacity() + out_edges.bytes() +
+           branch_uses.bytes() + forwarded_to.bytes() + out_edges.bytes() +
            is_entry.capacity() +
            is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
             edge_source.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
@@ -277,9 +330,12 @@ struct SsaArrays {
     block_members.start_rows(nb, n);
     branch_operands.start_rows(nb, nb);
     member_operands.start_rows(n, 2 * n);
+    std::size_t user = 0;  // the op result whose operands are being added
+    bool forward = true;
     auto add_operand = [&](const Value& x) {
       const std::size_t xi = kildall::value_index(prog, x);
       if (xi >= n) return false;
+      forward = forward && xi < user;
       member_operands.push(static_cast<std::uint32_t>(xi));
       return true;
     };
@@ -291,6 +347,7 @@ struct SsaArrays {
       }
       for (const auto& v : prog.block_values(b)) {
         if (!place(prog, v, bi, false)) return false;
+        user = kildall::value_index(prog, v);
         for (const auto& x : prog.operands(v)) {
           if (!add_operand(x)) return false;
         }
@@ -322,6 +379,7 @@ struct SsaArrays {
         w.forwarded_begin[j + 1] = static_cast<std::uint32_t>(w.forwarded.size());
       }
     }
+    operands_forward = forward;
     return true;
   }
 
@@ -343,18 +401,13 @@ struct SsaArrays {
   bool finish_edges(const EdgeWalk& w) {
     const std::size_t n = value_count;
     const std::size_t nb = block_count;
-    is_branch_operand.assign(n, false);
-    branch_uses.clear();
-    branch_uses.reserve(branch_operands.pushed());
+    // (A branch's condition is mostly computed in its own block, so these pairs usually come in
+    // value order already: `SortedUses` sorts only when they do not.)
+    branch_uses.start(n, branch_operands.pushed());
     for (std::size_t b = 0; b < nb; ++b) {
-      for (const std::uint32_t x : branch_operands.targets(b)) {
-        is_branch_operand[x] = true;
-        branch_uses.push_back({x, static_cast<std::uint32_t>(b)});
-      }
+      for (const std::uint32_t x : branch_operands.targets(b)) branch_uses.add(x, static_cast<std::uint32_t>(b));
     }
-    // A branch's condition is mostly computed in its own block, so the pairs usually come in
-    // value order already: checking is one pass; sorting cost 12 instructions per op at 1e6.
-    if (!std::is_sorted(branch_uses.begin(), branch_uses.end())) std::sort(branch_uses.begin(), branch_uses.end());
+    branch_uses.finish();
     // For each argument, what each in-edge passes to it.
     LargeArray<std::uint32_t> arguments(nb, 0);  // by block: its argument count
     for (std::size_t bi = 0; bi < nb; ++bi) {
@@ -401,14 +454,30 @@ struct SsaArrays {
     return true;
   }
 
+  /// The arguments each forwarded value reaches, from the incoming lists.
+  void build_forwarded_to() {
+    const auto members = block_members.targets_all();
+    forwarded_to.assign_counted(
+        value_count, [&](auto&& count) { for (const std::uint32_t x : incoming_value) count(x); },
+        [&](auto&& emit) {
+          for (std::size_t m = 0; m < members.size(); ++m) {
+            for (std::uint32_t j = incoming_begin[m]; j < incoming_begin[m + 1]; ++j) emit(incoming_value[j], members[m]);
+          }
+        });
+  }
+
   template <class Extra>
-  bool derive_arrays(const Prog& prog, Extra& extra) {
+  bool derive_arrays(const Prog& prog, Extra& extra, DependentsNeed need) {
     value_count = static_cast<std::size_t>(prog.value_count());
     block_count = vertex_count(prog.cfg());
+    has_dependents = false;
+    dependents = CsrGraph{};
+    forwarded_to = CsrGraph{};
     if (!number_blocks(prog)) return false;
     EdgeWalk w;
     if (!count_in_edges(prog, w) || !walk_blocks(prog, extra, w) || !finish_edges(w)) return false;
-    build_dependents(member_operands, dependents);
+    build_forwarded_to();
+    if (need == DependentsNeed::always || !operands_forward) derive_dependents();
     return true;
   }
 };
