@@ -826,10 +826,11 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         return NoExtraOperands{};
       }
     }();
-    // A fresh solve sweeps with the identity plan (no widening points) over a forward
-    // numbering (its extra operands included), for a problem that refines nothing along edges
-    // (a refinement reads the branch operands too, which the sweep's stamps do not follow).
-    const bool may = may_sweep && !uses_widening_points() && !has_edge_transfer;
+    // A fresh solve sweeps over a forward numbering (its extra operands included), for a
+    // problem that refines nothing along edges (a refinement reads the branch operands too,
+    // which the sweep's stamps do not follow), unless it widens in reverse post-order.
+    const bool may = may_sweep && !has_edge_transfer &&
+                     (!uses_widening_points() || this->opt_.order == IterationOrder::weak_topological_order);
     if (prepared_ != nullptr) {
       s_ = &prepared_->arrays_;
     } else {
@@ -877,8 +878,19 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       // numbering, and computes no order (see `IterationOrder`). Otherwise
       // the prepared index's plan serves when the solve reads the index's own
       // dependents (no extra operands layered on) in the index's order.
-      if (!uses_widening_points()) {
+      if (sweep_ || !uses_widening_points()) {
         own_plan_ = identity_plan<std::uint32_t>(s_->value_count);
+        if (uses_widening_points()) {
+          // A sweep widens at the arguments a back edge passes a value to (a higher index):
+          // every cycle of the def-use graph goes through one, as every other use lies ahead.
+          own_plan_.widening_point.assign(s_->value_count, false);
+          const auto members = s_->block_members.targets_all();
+          for (std::size_t m = 0; m < members.size(); ++m) {
+            for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
+              if (s_->incoming_value[j] >= members[m]) own_plan_.widening_point[members[m]] = true;
+            }
+          }
+        }
         plan_ = &own_plan_;
       } else if (prepared_ != nullptr && dependents_ == &prepared_->arrays_.dependents &&
           prepared_->order() == this->opt_.order) {

@@ -138,6 +138,7 @@ class FixpointEngine {
     sweep_end_ = positions_;
     rewinding_ = true;
     rescan_budget_ = rescan_budget;
+    if (!widening_point_->empty()) sweep_entry_visits_.assign(positions_, 0);
     stats_->swept = true;
   }
 
@@ -226,6 +227,13 @@ class FixpointEngine {
   /// changes stop by induction from the outermost component inwards (the
   /// outer heads widen), so every head eventually widens.
   std::uint32_t entry_visit(std::size_t pos, std::size_t previous, std::uint32_t visit_number) {
+    if (rewinding_) {
+      // A sweep enters a loop when it passes the head on its way forward, and iterates it when
+      // a back edge queued the head behind it (see `sweep`).
+      std::uint32_t& count = sweep_entry_visits_[pos];
+      count = from_cursor_ ? 1 : count + 1;
+      return count;
+    }
     if (components_->empty()) return visit_number;
     // (by the plan's per-position index: a search of the components was a twentieth of the
     // instructions of an interval analysis with many loops)
@@ -308,10 +316,12 @@ class FixpointEngine {
       d.drain();
       if (stopped()) return;
       std::size_t pos = 0;
+      from_cursor_ = false;
       if (!worklist_.empty() && worklist_.peek_min() < cursor_) {
         pos = worklist_.pop_min();  // named behind the sweep: visited before it goes on
       } else if (cursor_ < positions_) {
         pos = cursor_++;
+        from_cursor_ = true;
         if (pos >= frontier) {
           frontier = pos + 1;
         } else if (++stats_->rescans > rescan_budget_) {
@@ -372,7 +382,9 @@ class FixpointEngine {
   std::size_t cursor_ = 0;     // sweep position: positions at or after it are still pending
   std::size_t sweep_end_ = 0;  // end of the initial sweep (0: no sweep)
   bool rewinding_ = false;     // sweeping with rewinds (`sweep_with_rewinds`)
+  bool from_cursor_ = false;   // the sweep's current visit is its way forward (not a queued one)
   std::size_t rescan_budget_ = 0;
+  LargeArray<std::uint32_t> sweep_entry_visits_;  // by position: visits of a widening point in its entry
   std::uint32_t* visits_ = nullptr;
   SolveStatistics* stats_ = nullptr;
   SolveStatus* status_ = nullptr;
