@@ -35,22 +35,29 @@
 /// at the widening points of that order after `SolverOptions::widening_delay`
 /// visits; an optional narrowing phase; a hard per-value visit cap.
 ///
-/// A solve without widening points over a shape whose numbering is forward
-/// (every op result's operands have lower indices, as in an IR numbered in
-/// program order whose blocks are listed in dominance order) sweeps instead
-/// (SCCP's case): the values are visited in index order, and the sweep goes
-/// back only to a block argument that a value forwarded over a back edge
-/// changed, or to a block that became executable behind it; every value it
-/// passes again is visited only if an operand changed since its last visit
-/// (a stamp per value and per edge). Such a solve derives no dependents and
-/// queues nothing: most values are visited once, in order. This is
+/// A fresh solve over a shape whose numbering is forward (every op result's
+/// operands have lower indices, as in an IR numbered in program order whose
+/// blocks are listed in dominance order) sweeps instead, in the weak
+/// topological order's stead: the values are visited in index order. Only a
+/// block argument that a back edge passes a changed value to, and a block
+/// that becomes executable behind the sweep, lie behind it: they are queued
+/// and visited before it goes on, and when such a visit changes a state, the
+/// sweep goes back to just after it and visits again only the values with an
+/// operand changed since their own last visit (a stamp per value and per
+/// edge). Such a solve derives no dependents and computes no order. This is
 /// Bourdoncle's recursive iteration strategy (FMPA 1993) over the shape's
-/// own order. A sweep that has gone back over more than
-/// `sweep_rescan_factor` times the values (loops far from contiguous in the
-/// numbering) derives the dependents and hands the rest to the worklist, so
-/// the cost stays linear. The answer is the same either way (without
-/// widening, the least fixpoint above the starting states does not depend on
-/// the order).
+/// own order: the widening points are the arguments a back edge passes to,
+/// and the widening delay counts the visits of one entry of the loop (the
+/// sweep passing the argument on its way forward starts an entry). A sweep
+/// that has gone back over more than `sweep_rescan_factor` times the values
+/// (loops far from contiguous in the numbering) derives the dependents and
+/// hands the rest to the worklist, so the cost stays linear. Without
+/// widening the answer is the least fixpoint either way; with widening it
+/// may differ from the worklist's in the weak topological order of the
+/// def-use graph as any two widening orders may (the reference IR's analyses
+/// print the same facts on the generated benchmark programs, see
+/// docs/performance.md). A problem with `transfer_edge`, an incremental
+/// re-solve, and reverse post-order with widening take the worklist.
 
 #include <algorithm>
 #include <concepts>
@@ -539,18 +546,28 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     r_->outcome_.offending_index = vi;
   }
 
-  /// Blocks that became executable: queue their values, decide their out-edges.
+  /// Blocks that became executable: queue their values, decide their out-edges. (Called
+  /// before every visit: the common case, nothing pending, stays inlined in the engine.)
   void drain() {
     if constexpr (has_cfg) {
-      if (sweep_ && clock_ >= stamp_limit_) [[unlikely]] renumber_stamps();
-      while (!pending_blocks_.empty()) {
-        const std::uint32_t b = pending_blocks_.back();
-        pending_blocks_.pop_back();
-        if constexpr (observer_enabled<O>) notify_reached(obs_, block_at(b));
-        // (the block is executable now: no need to ask, as `enqueue_value` does)
-        for (const std::uint32_t v : s_->block_members.targets(b)) this->enqueue(plan_->position_of(v));
-        evaluate_out_edges(b, /*enqueue_targets=*/true);
+      if (!pending_blocks_.empty() || renumber_due_) [[unlikely]] drain_pending();
+    }
+  }
+
+  [[gnu::noinline]] void drain_pending() {
+    if (renumber_due_) renumber_stamps();
+    while (!pending_blocks_.empty()) {
+      const std::uint32_t b = pending_blocks_.back();
+      pending_blocks_.pop_back();
+      if constexpr (observer_enabled<O>) notify_reached(obs_, block_at(b));
+      // (the block is executable now: no need to ask, as `enqueue_value` does; and a block
+      // ahead of a sweep is left to it)
+      const auto members = s_->block_members.targets(b);
+      const bool ahead = sweep_ && s_->members_in_order && !members.empty() && members.front() >= this->sweep_cursor();
+      if (!ahead) {
+        for (const std::uint32_t v : members) this->enqueue(plan_->position_of(v));
       }
+      evaluate_out_edges(b, /*enqueue_targets=*/true);
     }
   }
 
@@ -638,7 +655,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// was never visited since, or something it reads changed after its last visit (an operand;
   /// for an argument, an incoming edge that became executable with a value over it, or the
   /// value passed over an executable one).
-  [[nodiscard]] bool dirty(std::size_t pos) const {
+  [[nodiscard, gnu::always_inline]] bool dirty(std::size_t pos) const {
     if constexpr (has_cfg) {
       const std::size_t vi = index_at(pos);
       const std::uint32_t b = s_->block_of[vi];
@@ -676,8 +693,12 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
   }
 
-  /// The next stamp of the sweep's clock.
-  std::uint32_t tick() noexcept { return ++clock_; }
+  /// The next stamp of the sweep's clock (past `stamp_limit_`, the stamps are renumbered
+  /// before the next visit).
+  std::uint32_t tick() noexcept {
+    if (++clock_ >= stamp_limit_) [[unlikely]] renumber_due_ = sweep_;
+    return clock_;
+  }
 
   /// Restarts the clock at 2, keeping what `dirty` answers: a value dirty now (or never
   /// visited) gets visit stamp 0, a clean one 2; every value that changed and every live edge
@@ -695,6 +716,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if (live != 0) live = 1;
     }
     clock_ = 2;
+    renumber_due_ = false;
   }
 
   // --- values and operands -----------------------------------------------
@@ -910,6 +932,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         visited_at_.assign(s_->value_count, 0);
         changed_at_.assign(s_->value_count, 0);
         clock_ = 1;
+        renumber_due_ = false;
         this->sweep_with_rewinds(rescan_budget_.value_or(sweep_rescan_factor * s_->value_count + sweep_rescan_slack));
       }
     }
@@ -960,6 +983,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   bool sweep_ = false;
   LargeArray<std::uint32_t> visited_at_, changed_at_;
   std::uint32_t clock_ = 1;
+  bool renumber_due_ = false;
   std::optional<std::size_t> rescan_budget_;
   std::uint32_t stamp_limit_;
   std::vector<std::uint32_t> pending_blocks_;

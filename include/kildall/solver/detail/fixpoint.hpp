@@ -145,6 +145,9 @@ class FixpointEngine {
   /// Whether the solve is sweeping with rewinds (and has not handed over to the worklist).
   [[nodiscard]] bool sweeping() const noexcept { return rewinding_; }
 
+  /// The sweep's next position (meaningful while `sweeping()`).
+  [[nodiscard]] std::size_t sweep_cursor() const noexcept { return cursor_; }
+
   /// Queues position `pos` (ignored when out of the order or still ahead of the sweep).
   void enqueue(std::uint32_t pos) {
     if (pos == no_position || (pos >= cursor_ && pos < sweep_end_)) return;

@@ -117,6 +117,9 @@ struct SsaArrays {
   /// Whether every op result's operands (extra ones included) have lower indices than the
   /// result itself: then a sweep in index order reads every operand's state before its user.
   bool operands_forward = true;
+  /// Whether each block's members (arguments, then op results) have increasing indices: then
+  /// a block whose first member lies ahead of a sweep lies ahead of it whole.
+  bool members_in_order = true;
   /// Whether `dependents` was derived (always, unless `derive` was told it may be skipped).
   bool has_dependents = false;
   FlagArray is_entry;
@@ -477,6 +480,11 @@ struct SsaArrays {
     EdgeWalk w;
     if (!count_in_edges(prog, w) || !walk_blocks(prog, extra, w) || !finish_edges(w)) return false;
     build_forwarded_to();
+    members_in_order = true;
+    for (std::size_t b = 0; b < block_count && members_in_order; ++b) {
+      const auto members = block_members.targets(b);
+      for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
+    }
     if (need == DependentsNeed::always || !operands_forward) derive_dependents();
     return true;
   }
