@@ -6,7 +6,8 @@
 /// unsigned bounds of the same bits, kildall/lattice/interval.hpp), computed
 /// by kildall's generic sparse solver with the reusable transfer functions of
 /// kildall/lattice/interval_transfer.hpp. Loops terminate by the solver's
-/// widening at the widening points of the def-use graph; edges of a
+/// widening at its widening points (the block arguments a back edge passes
+/// to, as the solver sweeps the function in program order); edges of a
 /// `cf.cond_br` whose condition the ranges decide are not executable, so
 /// ranges flow only along feasible paths (MLIR pairs the analysis with its
 /// dead-code analysis for the same effect).
