@@ -203,6 +203,45 @@ TEST_CASE("SCCP folds a constant branch and leaves the loop counter alone") {
   CHECK(print_module(module).find("cf.br ^loop(%c0 : i32)") != std::string::npos);
 }
 
+TEST_CASE("SCCP sweeps a function in program order, and queues one whose blocks are out of dominance order") {
+  const OpRegistry registry;
+  // In program order: the solver sweeps, and passes the loop again after its back edge.
+  const Module in_order = parse_and_verify(R"(func.func @f(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.br ^loop(%c0 : i32)
+^loop(%i: i32):
+  %next = arith.addi %i, %c1 : i32
+  %more = arith.cmpi slt, %next, %n : i32
+  cf.cond_br %more, ^loop(%next : i32), ^exit
+^exit:
+  return %next : i32
+}
+)",
+                                           registry);
+  const SccpAnalysis swept(in_order.functions[0], registry);
+  CHECK(swept.result().statistics().swept);
+  CHECK(swept.result().statistics().rescans > 0);
+  CHECK(swept.describe(value_named(in_order.functions[0], "i")) == "overdefined");
+  // `%y` is used in a block written before the one defining `%x` (which dominates it): the
+  // numbering is not forward, so the solver takes the worklist, with the same answer.
+  const Module out_of_order = parse_and_verify(R"(func.func @g(%a: i32) -> i32 {
+  cf.br ^def
+^use:
+  %y = arith.addi %x, %x : i32
+  return %y : i32
+^def:
+  %x = arith.constant 1 : i32
+  cf.br ^use
+}
+)",
+                                               registry);
+  const SccpAnalysis queued(out_of_order.functions[0], registry);
+  CHECK_FALSE(queued.result().statistics().swept);
+  CHECK(queued.describe(value_named(out_of_order.functions[0], "y")) == "2");
+  CHECK(queued.executable(1));
+}
+
 TEST_CASE("SCCP is sound on random programs full of algebraic identities") {
   const OpRegistry registry;
   std::mt19937_64 rng(11);
