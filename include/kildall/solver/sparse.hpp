@@ -581,26 +581,34 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if (s_->is_argument[vi]) return join_incoming(vi, b, out);
     }
     const Result& r = *r_;
-    operand_scratch_.clear();
     bool all = true;
-    auto add = [&](std::size_t oi) {
-      const bool init = r.reached_[oi];
-      all = all && init;
-      operand_scratch_.push_back(init ? &r.states_[oi] : nullptr);
-    };
     if constexpr (has_cfg) {
-      for (const std::uint32_t oi : operands_->targets(s_->member_position[vi])) add(oi);
+      // A row's length is known: the scratch is written by index (a `push_back` per operand
+      // checked the capacity each time).
+      const auto row = operands_->targets(s_->member_position[vi]);
+      if (operand_scratch_.size() < row.size()) operand_scratch_.resize(row.size());
+      const L** states = operand_scratch_.data();
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        const std::uint32_t oi = row[i];
+        const bool init = r.reached_[oi];
+        all = all && init;
+        states[i] = init ? &r.states_[oi] : nullptr;
+      }
+      if (!all && !visit_with_uninitialized_operands<P>()) return false;
+      out = static_cast<L>(p_.transfer(value_at(vi), OperandStates<L>(std::span<const L* const>(states, row.size()))));
+      return true;
     } else {
-      for (const auto& e : in_edge_range(prog_, plan_->vertex_at(pos))) add(Traits::index(prog_, source(e, prog_)));
+      operand_scratch_.clear();
+      for (const auto& e : in_edge_range(prog_, plan_->vertex_at(pos))) {
+        const std::size_t oi = Traits::index(prog_, source(e, prog_));
+        const bool init = r.reached_[oi];
+        all = all && init;
+        operand_scratch_.push_back(init ? &r.states_[oi] : nullptr);
+      }
+      if (!all && !visit_with_uninitialized_operands<P>()) return false;
+      out = static_cast<L>(p_.transfer(plan_->vertex_at(pos), OperandStates<L>(std::span<const L* const>(operand_scratch_))));
+      return true;
     }
-    if (!all && !visit_with_uninitialized_operands<P>()) return false;
-    const OperandStates<L> operands{std::span<const L* const>(operand_scratch_)};
-    if constexpr (has_cfg) {
-      out = static_cast<L>(p_.transfer(value_at(vi), operands));
-    } else {
-      out = static_cast<L>(p_.transfer(plan_->vertex_at(pos), operands));
-    }
-    return true;
   }
 
   Settled settle(const VisitInfo<L>& info) {
