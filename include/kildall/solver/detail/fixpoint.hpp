@@ -142,10 +142,7 @@ class FixpointEngine {
     stats_->swept = true;
   }
 
-  /// Whether the solve is sweeping with rewinds (and has not handed over to the worklist).
-  [[nodiscard]] bool sweeping() const noexcept { return rewinding_; }
-
-  /// The sweep's next position (meaningful while `sweeping()`).
+  /// The sweep's next position (meaningful while it sweeps: `sweep_with_rewinds`).
   [[nodiscard]] std::size_t sweep_cursor() const noexcept { return cursor_; }
 
   /// Queues position `pos` (ignored when out of the order or still ahead of the sweep).
