@@ -554,6 +554,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
   }
 
+  /// `drain`'s work: stamps renumbered when due; each block made executable has its values
+  /// queued and its out-edges decided.
   [[gnu::noinline]] void drain_pending() {
     if (renumber_due_) renumber_stamps();
     while (!pending_blocks_.empty()) {
