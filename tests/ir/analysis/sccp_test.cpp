@@ -242,6 +242,40 @@ TEST_CASE("SCCP sweeps a function in program order, and queues one whose blocks 
   CHECK(queued.executable(1));
 }
 
+TEST_CASE("SCCP over loops far apart in program order gives up the sweep within its budget") {
+  // Every loop's header comes first and every body after all headers: each back edge changes an
+  // argument whose users' body lies after all the other headers and bodies before it, so a sweep
+  // would pass back over O(loops) values per loop. It hands over to the worklist instead.
+  constexpr int loops = 1500;
+  std::string text = "func.func @far(%n: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n"
+                     "  %c1 = arith.constant 1 : i32\n  cf.br ^h0(%c0 : i32)\n";
+  for (int k = 0; k < loops; ++k) {
+    const std::string i = std::to_string(k);
+    const std::string next = k + 1 < loops ? "^h" + std::to_string(k + 1) + "(%c0 : i32)" : "^exit";
+    text += "^h" + i + "(%i" + i + ": i32):\n  %m" + i + " = arith.cmpi slt, %i" + i + ", %n : i32\n  cf.cond_br %m" +
+            i + ", ^b" + i + ", " + next + "\n";
+  }
+  for (int k = 0; k < loops; ++k) {
+    const std::string i = std::to_string(k);
+    text += "^b" + i + ":\n  %x" + i + " = arith.addi %i" + i + ", %c1 : i32\n  cf.br ^h" + i + "(%x" + i + " : i32)\n";
+  }
+  text += "^exit:\n  return %c0 : i32\n}\n";
+  const OpRegistry registry;
+  const Module module = parse_and_verify(text, registry);
+  const Function& fn = module.functions[0];
+  const SccpAnalysis sccp(fn, registry);
+  const kildall::SolveStatistics& stats = sccp.result().statistics();
+  CHECK(stats.swept);
+  CHECK(stats.sweep_abandoned);
+  CHECK(stats.rescans <= 8 * fn.values.size() + 4096 + 1);  // the budget, then the worklist
+  CHECK(sccp.result().converged());
+  for (int k = 0; k < loops; k += 97) {
+    CHECK(sccp.describe(value_named(fn, "i" + std::to_string(k))) == "overdefined");
+    CHECK(sccp.describe(value_named(fn, "x" + std::to_string(k))) == "overdefined");
+  }
+  CHECK(sccp.describe(value_named(fn, "c1")) == "1");
+}
+
 TEST_CASE("SCCP is sound on random programs full of algebraic identities") {
   const OpRegistry registry;
   std::mt19937_64 rng(11);
