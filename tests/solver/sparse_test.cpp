@@ -201,47 +201,73 @@ void check_same_fixpoint(const R1& a, const R2& b, const classic::SsaProgram& p)
   for (std::size_t blk = 0; blk < p.blocks.size(); ++blk) CHECK(a.block_reached(blk) == b.block_reached(blk));
 }
 
+using SweepShape = classic::SsaShape<classic::SsaCfg, classic::SsaCfgSlot>;
+
+/// One random program of the sweep's tests: its CFG, its shape numbered as generated (forward:
+/// the solver sweeps) and numbered backwards (the solver takes the worklist).
+struct SweepCase {
+  classic::SsaProgram p;
+  classic::SsaCfg cfg;
+  SweepShape shape;
+  BackwardNumbering<SweepShape> backward;
+  explicit SweepCase(std::mt19937& rng)
+      : p(classic::random_ssa_program(rng, 2 + rng() % 10)),
+        cfg(classic::control_flow_graph(p)),
+        shape(p, cfg, classic::SsaCfgSlot{&cfg}),
+        backward(p, cfg, classic::SsaCfgSlot{&cfg}) {}
+  SweepCase(const SweepCase&) = delete;  // the shapes point into it
+  SweepCase& operator=(const SweepCase&) = delete;
+};
+
+/// `problem` solved by a sweep with `rescan_budget` passes back at most and a clock renumbered
+/// after `stamp_limit` stamps.
+template <class P>
+kildall::SparseResult<SweepShape, kildall::lattice_t<P>> solve_with_budget(const SweepShape& shape, const P& problem,
+                                                                         std::optional<std::size_t> rescan_budget,
+                                                                         std::uint32_t stamp_limit) {
+  kildall::NoObserver none;
+  const kildall::SolverOptions options;
+  kildall::detail::SparseEngine<SweepShape, P, kildall::NoObserver> engine(shape, problem, options, none, nullptr,
+                                                                          rescan_budget, stamp_limit);
+  return engine.run();
+}
+
+/// The engine's own stamp limit.
+template <class P>
+constexpr std::uint32_t default_stamps = kildall::detail::SparseEngine<SweepShape, P, kildall::NoObserver>::default_stamp_limit;
+
 }  // namespace
 
 TEST_CASE("the sweep equals the worklist, also when it gives up or renumbers its stamps (300 seeds)") {
+  using Sccp = classic::ConstantPropagation<SweepShape>;
   std::size_t with_rescans = 0, abandoned = 0;
   for (unsigned seed = 0; seed < 300; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(seed);
-    const classic::SsaProgram p = classic::random_ssa_program(rng, 2 + rng() % 10);
-    const auto cfg = classic::control_flow_graph(p);
-    const auto shape = classic::ssa_shape(p, cfg);
-    using Shape = std::remove_cvref_t<decltype(shape)>;
-    const classic::ConstantPropagation<Shape> sccp{&shape};
-    const auto swept = kildall::solve_sparse(shape, sccp);
+    const SweepCase c(rng);
+    const Sccp sccp{&c.shape};
+    const auto swept = kildall::solve_sparse(c.shape, sccp);
     CHECK(swept.statistics().swept);
     CHECK(kildall::verify_fixpoint(sccp, swept).ok());
 
-    const BackwardNumbering<Shape> backward(p, cfg, classic::SsaCfgSlot{&cfg});
-    const classic::ConstantPropagation<BackwardNumbering<Shape>> sccp_backward{&backward};
-    const auto queued = kildall::solve_sparse(backward, sccp_backward);
-    const bool any_operands = std::any_of(p.values.begin(), p.values.end(), [](const classic::SsaValue& v) {
+    const classic::ConstantPropagation<BackwardNumbering<SweepShape>> sccp_backward{&c.backward};
+    const auto queued = kildall::solve_sparse(c.backward, sccp_backward);
+    const bool any_operands = std::any_of(c.p.values.begin(), c.p.values.end(), [](const classic::SsaValue& v) {
       return v.op != Op::argument && v.op != Op::constant;
     });
     CHECK(queued.statistics().swept == !any_operands);  // (backwards is forward when no op reads a value)
-    check_same_fixpoint(swept, queued, p);
+    check_same_fixpoint(swept, queued, c.p);
 
     // A budget of no rescans at all: the first pass behind the sweep hands over to the worklist.
-    kildall::NoObserver none;
-    const kildall::SolverOptions options;
-    kildall::detail::SparseEngine<Shape, classic::ConstantPropagation<Shape>, kildall::NoObserver> giving_up(
-        shape, sccp, options, none, nullptr, std::size_t{0});
-    const auto handed_over = giving_up.run();
-    check_same_fixpoint(swept, handed_over, p);
+    const auto handed_over = solve_with_budget(c.shape, sccp, std::size_t{0}, default_stamps<Sccp>);
+    check_same_fixpoint(swept, handed_over, c.p);
     CHECK(kildall::verify_fixpoint(sccp, handed_over).ok());
     CHECK(handed_over.statistics().sweep_abandoned == (swept.statistics().rescans > 0));
     with_rescans += swept.statistics().rescans > 0 ? 1 : 0;
     abandoned += handed_over.statistics().sweep_abandoned ? 1 : 0;
 
     // A clock that wraps after three stamps: renumbered before nearly every visit.
-    kildall::detail::SparseEngine<Shape, classic::ConstantPropagation<Shape>, kildall::NoObserver> renumbering(
-        shape, sccp, options, none, nullptr, std::nullopt, 3);
-    check_same_fixpoint(swept, renumbering.run(), p);
+    check_same_fixpoint(swept, solve_with_budget(c.shape, sccp, std::nullopt, 3), c.p);
   }
   CHECK(with_rescans > 30);  // loops whose back edge changed an argument behind the sweep
   CHECK(abandoned == with_rescans);
@@ -274,27 +300,20 @@ TEST_CASE("a widening sweep ends in a sound post-fixpoint, as the worklist does 
   for (unsigned seed = 0; seed < 300; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(seed);
-    const classic::SsaProgram p = classic::random_ssa_program(rng, 2 + rng() % 10);
-    const auto cfg = classic::control_flow_graph(p);
-    const auto shape = classic::ssa_shape(p, cfg);
-    using Shape = std::remove_cvref_t<decltype(shape)>;
+    const SweepCase c(rng);
+    const classic::SsaProgram& p = c.p;
     const SparseIntervals ranges{&p};
-    const auto swept = kildall::solve_sparse(shape, ranges);
+    const auto swept = kildall::solve_sparse(c.shape, ranges);
     REQUIRE(swept.converged());
     CHECK(swept.statistics().swept);
     CHECK(kildall::verify_fixpoint(ranges, swept).ok());
     widened += swept.statistics().widenings > 0 ? 1 : 0;
 
-    const BackwardNumbering<Shape> backward(p, cfg, classic::SsaCfgSlot{&cfg});
-    const auto queued = kildall::solve_sparse(backward, ranges);
+    const auto queued = kildall::solve_sparse(c.backward, ranges);
     REQUIRE(queued.converged());
     CHECK(kildall::verify_fixpoint(ranges, queued).ok());
 
-    kildall::NoObserver none;
-    const kildall::SolverOptions options;
-    kildall::detail::SparseEngine<Shape, SparseIntervals, kildall::NoObserver> giving_up(shape, ranges, options, none,
-                                                                                           nullptr, std::size_t{0});
-    const auto handed_over = giving_up.run();
+    const auto handed_over = solve_with_budget(c.shape, ranges, std::size_t{0}, default_stamps<SparseIntervals>);
     REQUIRE(handed_over.converged());
     CHECK(kildall::verify_fixpoint(ranges, handed_over).ok());
     abandoned += handed_over.statistics().sweep_abandoned ? 1 : 0;

@@ -171,9 +171,8 @@ TEST_CASE("SCCP is exact on argument-free acyclic programs") {
   CHECK(exact_runs > 50);
 }
 
-TEST_CASE("SCCP folds a constant branch and leaves the loop counter alone") {
-  const OpRegistry registry;
-  Module module = parse_and_verify(R"(func.func @f(%n: i32) -> i32 {
+/// A loop counting up behind a `cond_br` on a constant: two of the tests below read it.
+constexpr std::string_view counting_loop_behind_a_decided_branch = R"(func.func @f(%n: i32) -> i32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %is = arith.cmpi eq, %c0, %c1 : i32
@@ -187,8 +186,11 @@ TEST_CASE("SCCP folds a constant branch and leaves the loop counter alone") {
 ^exit:
   return %next : i32
 }
-)",
-                                   registry);
+)";
+
+TEST_CASE("SCCP folds a constant branch and leaves the loop counter alone") {
+  const OpRegistry registry;
+  Module module = parse_and_verify(counting_loop_behind_a_decided_branch, registry);
   Function& fn = module.functions[0];
   const SccpAnalysis sccp(fn, registry);
   CHECK(sccp.executable(0));
@@ -206,19 +208,7 @@ TEST_CASE("SCCP folds a constant branch and leaves the loop counter alone") {
 TEST_CASE("SCCP sweeps a function in program order, and queues one whose blocks are out of dominance order") {
   const OpRegistry registry;
   // In program order: the solver sweeps, and passes the loop again after its back edge.
-  const Module in_order = parse_and_verify(R"(func.func @f(%n: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  cf.br ^loop(%c0 : i32)
-^loop(%i: i32):
-  %next = arith.addi %i, %c1 : i32
-  %more = arith.cmpi slt, %next, %n : i32
-  cf.cond_br %more, ^loop(%next : i32), ^exit
-^exit:
-  return %next : i32
-}
-)",
-                                           registry);
+  const Module in_order = parse_and_verify(counting_loop_behind_a_decided_branch, registry);
   const SccpAnalysis swept(in_order.functions[0], registry);
   CHECK(swept.result().statistics().swept);
   CHECK(swept.result().statistics().rescans > 0);
