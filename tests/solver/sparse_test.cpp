@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <optional>
 #include <random>
-#include <type_traits>
 #include <vector>
 
 #include "classic_analyses/constant_propagation.hpp"
