@@ -78,33 +78,25 @@ class PriorityWorklist {
     return true;
   }
 
-  /// Removes and returns the lowest pending position. Precondition: `!empty()`.
-  [[nodiscard]] std::size_t pop_min() noexcept {
-    assert(!empty());
-    std::size_t i = 0;
-    if (const std::uint64_t word = levels_[0][low_word_]; word != 0) {
-      // No position lies below `low_word_`'s word: its lowest bit is the minimum.
-      i = (low_word_ << 6) | static_cast<std::size_t>(std::countr_zero(word));
-    } else {
-      for (std::size_t l = levels_.size(); l-- > 0;) {
-        i = (i << 6) | static_cast<std::size_t>(std::countr_zero(levels_[l][i]));
-      }
-      low_word_ = i >> 6;
-    }
-    erase_present(i);
-    return i;
-  }
-
   /// The lowest pending position, left pending. Precondition: `!empty()`.
   [[nodiscard]] std::size_t peek_min() const noexcept {
     assert(!empty());
     if (const std::uint64_t word = levels_[0][low_word_]; word != 0) {
+      // No position lies below `low_word_`'s word: its lowest bit is the minimum.
       return (low_word_ << 6) | static_cast<std::size_t>(std::countr_zero(word));
     }
     std::size_t i = 0;
     for (std::size_t l = levels_.size(); l-- > 0;) {
       i = (i << 6) | static_cast<std::size_t>(std::countr_zero(levels_[l][i]));
     }
+    return i;
+  }
+
+  /// Removes and returns the lowest pending position. Precondition: `!empty()`.
+  [[nodiscard]] std::size_t pop_min() noexcept {
+    const std::size_t i = peek_min();
+    low_word_ = i >> 6;
+    erase_present(i);
     return i;
   }
 
