@@ -492,8 +492,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       const std::vector<bool> affected = affected_closure(n + nb, seeds, [&](std::size_t i, auto&& touch) {
         if (i < n) {
           for (const std::uint32_t w : dependents_->targets(i)) touch(w);
-          for (const auto& use : s_->branch_uses.of(i)) {
-            for (const std::uint32_t k : s_->out_edges.targets(use.user)) touch(n + s_->edge_target[k]);
+          for (const auto& use : s_->branch_users(i)) {
+            for (const std::uint32_t k : s_->out_edges.targets(use.block)) touch(n + s_->edge_target[k]);
           }
         } else {
           const std::size_t b = i - n;
@@ -637,8 +637,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         for (const std::uint32_t w : dependents_->targets(vi)) enqueue_value(w);
       }
       if constexpr (has_branches) {
-        for (const auto& use : s_->branch_uses.of(vi)) {
-          if (r_->block_reached_[use.user]) evaluate_out_edges(use.user, /*enqueue_targets=*/true);
+        for (const auto& use : s_->branch_users(vi)) {
+          if (r_->block_reached_[use.block]) evaluate_out_edges(use.block, /*enqueue_targets=*/true);
         }
       }
     } else {
@@ -693,7 +693,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   }
 
   /// The worklist takes over from the sweep: the dependents the sweep did without.
-  void abandon_sweep() {
+  void leave_sweep() {
     if constexpr (has_cfg) {
       if (dependents_ == nullptr) {  // the solve's own arrays, derived without them
         own_.derive_dependents();
@@ -866,7 +866,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if (prepared_ != nullptr) {
       s_ = &prepared_->arrays_;
     } else {
-      (void)own_.derive(prog_, extra, may ? DependentsNeed::unless_forward : DependentsNeed::always);
+      (void)own_.derive(prog_, extra, may ? DependentsNeed::sweep : DependentsNeed::worklist);
       s_ = &own_;
     }
     if (!s_->valid) return invalid(r);

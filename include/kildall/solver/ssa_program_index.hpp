@@ -42,7 +42,7 @@ class SsaProgramIndex {
   /// solve asking for the other order builds its own plan).
   explicit SsaProgramIndex(const Prog& program, IterationOrder order = IterationOrder::weak_topological_order)
       : program_(&program), order_(order) {
-    if (arrays_.derive(program, detail::NoExtraOperands{})) plan_ = detail::plan_of_every_vertex(arrays_.dependents, order);
+    if (arrays_.derive(program, detail::NoExtraOperands{}, detail::DependentsNeed::any)) plan_ = detail::plan_of_every_vertex(arrays_.dependents, order);
   }
 
   /// The shape indexed.

@@ -94,7 +94,7 @@ enum class Settled : std::uint8_t {
 /// void stopped_at(SolveStatus, std::size_t pos);    // record the offending node
 /// // only for a front end that sweeps (`sweep_with_rewinds`):
 /// bool dirty(std::size_t pos);                      // anything read changed since the last visit
-/// void abandon_sweep();                             // derive what `propagate` needs for a worklist
+/// void leave_sweep();                               // derive what `propagate` needs for a worklist
 /// static constexpr bool wants_before;                // pass the old state to `settle`
 /// ```
 template <class Derived, class L>
@@ -169,7 +169,7 @@ class FixpointEngine {
   void iterate() {
     if constexpr (requires(Derived& d, std::size_t pos) {
                     d.dirty(pos);
-                    d.abandon_sweep();
+                    d.leave_sweep();
                   }) {
       if (rewinding_) sweep();
     }
@@ -343,7 +343,7 @@ class FixpointEngine {
     Derived& d = self();
     rewinding_ = false;
     stats_->sweep_abandoned = true;
-    d.abandon_sweep();
+    d.leave_sweep();
     for (std::size_t pos = 0; pos < positions_; ++pos) {
       if (d.dirty(pos)) (void)worklist_.push(static_cast<std::uint32_t>(pos));
     }

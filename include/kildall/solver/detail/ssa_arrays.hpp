@@ -31,55 +31,13 @@ struct NoExtraOperands {
   }
 };
 
-/// Whether `SsaArrays::derive` must derive the dependents.
+/// What the solves over an `SsaArrays` read beyond the shape's own arrays: the dependents (a
+/// worklist), `forwarded_to` (a sweep), or both.
 enum class DependentsNeed : std::uint8_t {
-  always,          ///< Every solve over a prepared index, and every solve that uses a worklist.
-  unless_forward,  ///< A solve that sweeps needs them only if the numbering is not forward.
-};
-
-/// Pairs (value, user) sorted by value, with a flag per value that has any: the uses of the
-/// few values that have them (branch conditions, forwarded values), without a row per value.
-class SortedUses {
- public:
-  /// One use: a value and what reads it (a block, or an argument's value index).
-  struct Use {
-    std::uint32_t value;  ///< The value read.
-    std::uint32_t user;   ///< What reads it.
-    friend bool operator<(const Use& a, const Use& b) {
-      return a.value != b.value ? a.value < b.value : a.user < b.user;
-    }
-  };
-
-  /// Starts over for values [0, `values`), with room for `hint` uses.
-  void start(std::size_t values, std::size_t hint) {
-    has_.assign(values, false);
-    uses_.clear();
-    uses_.reserve(hint);
-  }
-  /// Adds a use of `value` by `user`.
-  void add(std::uint32_t value, std::uint32_t user) {
-    has_[value] = true;
-    uses_.push_back({value, user});
-  }
-  /// Sorts the uses by value (only when they are not in order already).
-  void finish() {
-    if (!std::is_sorted(uses_.begin(), uses_.end())) std::sort(uses_.begin(), uses_.end());
-  }
-  /// The uses of value `vi`, by user.
-  [[nodiscard]] std::span<const Use> of(std::size_t vi) const {
-    if (vi >= has_.size() || !has_[vi]) return {};
-    const Use key{static_cast<std::uint32_t>(vi), 0};
-    const auto first = std::lower_bound(uses_.begin(), uses_.end(), key);
-    auto last = first;
-    while (last != uses_.end() && last->value == key.value) ++last;
-    return {uses_.data() + (first - uses_.begin()), static_cast<std::size_t>(last - first)};
-  }
-  /// Bytes held.
-  [[nodiscard]] std::size_t bytes() const noexcept { return has_.capacity() + uses_.capacity() * sizeof(Use); }
-
- private:
-  FlagArray has_;
-  LargeArray<Use> uses_;
+  worklist,  ///< A solve that cannot sweep: the dependents only.
+  sweep,     ///< A solve that may sweep: `forwarded_to`, and the dependents only when the
+             ///< numbering is not forward (the sweep then cannot serve).
+  any,       ///< A prepared index, for solves of either kind: both.
 };
 
 /// The index arrays of one shape. Values and blocks are numbered by the
@@ -109,16 +67,27 @@ struct SsaArrays {
   CsrGraph dependents;                     // by value: values computed from it
   CsrGraph block_members;                  // by block: arguments, then op results (value indices)
   CsrGraph branch_operands;                // by block: what its terminator branches on
-  /// The blocks whose terminator branches on each value (user: the block index).
-  SortedUses branch_uses;
+  /// A value a terminator branches on, and that terminator's block.
+  struct BranchUse {
+    std::uint32_t value;  ///< The branch operand.
+    std::uint32_t block;  ///< The block whose terminator reads it.
+    friend bool operator<(const BranchUse& a, const BranchUse& b) {
+      return a.value != b.value ? a.value < b.value : a.block < b.block;
+    }
+  };
+  // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
+  // value and a flag per value: few values are branch operands, so no per-value lists.
+  FlagArray is_branch_operand;
+  LargeArray<BranchUse> branch_uses;
   /// By value: the arguments it is forwarded to over some edge, what a sweeping solve follows
-  /// instead of `dependents`.
+  /// instead of `dependents` (derived unless `DependentsNeed::worklist`).
   CsrGraph forwarded_to;
   /// Whether every op result's operands (extra ones included) have lower indices than the
   /// result itself: then a sweep in index order reads every operand's state before its user.
   bool operands_forward = true;
   /// Whether each block's members (arguments, then op results) have increasing indices: then
-  /// a block whose first member lies ahead of a sweep lies ahead of it whole.
+  /// a block whose first member lies ahead of a sweep lies ahead of it whole (found unless
+  /// `DependentsNeed::worklist`).
   bool members_in_order = true;
   /// Whether `dependents` was derived (always, unless `derive` was told it may be skipped).
   bool has_dependents = false;
@@ -147,17 +116,26 @@ struct SsaArrays {
     return *block_handles[bi];
   }
 
+  /// The (value, block) pairs of the terminators that branch on value `vi`, by block.
+  [[nodiscard]] std::span<const BranchUse> branch_users(std::size_t vi) const {
+    if (!is_branch_operand[vi]) return {};
+    const BranchUse key{static_cast<std::uint32_t>(vi), 0};
+    const auto first = std::lower_bound(branch_uses.begin(), branch_uses.end(), key);
+    auto last = first;
+    while (last != branch_uses.end() && last->value == key.value) ++last;
+    return {branch_uses.data() + (first - branch_uses.begin()), static_cast<std::size_t>(last - first)};
+  }
+
   /// Derives every array from `prog`; `extra(v, add)` may `add` more operands
   /// of op result `v` (a problem's `extra_operands`; `add` returns false for
   /// a value outside the numbering, and so must `extra` then). Returns (and
   /// leaves in `valid`) false when the shape names a value or block outside
   /// its own numbering, places a value twice, or passes more values over an
   /// edge than the target has arguments.
-  /// `need` says whether the dependents must be derived: `unless_forward` lets a solve that
-  /// sweeps (see `SparseEngine`) skip them when the numbering is forward (`operands_forward`);
-  /// `derive_dependents` adds them later if it must.
+  /// `need` says what the solves read beyond the shape (see `DependentsNeed`); a sweep that
+  /// gives up adds the dependents later (`derive_dependents`).
   template <class Extra>
-  bool derive(const Prog& prog, Extra&& extra, DependentsNeed need = DependentsNeed::always) {
+  bool derive(const Prog& prog, Extra&& extra, DependentsNeed need) {
     valid = derive_arrays(prog, extra, need);
     return valid;
   }
@@ -221,7 +199,8 @@ struct SsaArrays {
   /// Bytes held by the arrays.
   [[nodiscard]] std::size_t bytes() const noexcept {
     return dependents.bytes() + member_operands.bytes() + block_members.bytes() + branch_operands.bytes() +
-           branch_uses.bytes() + forwarded_to.bytes() + out_edges.bytes() +
+           branch_uses.capacity() * sizeof(BranchUse) + is_branch_operand.capacity() + forwarded_to.bytes() +
+           out_edges.bytes() +
            is_entry.capacity() +
            is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
             edge_source.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
@@ -404,13 +383,18 @@ struct SsaArrays {
   bool finish_edges(const EdgeWalk& w) {
     const std::size_t n = value_count;
     const std::size_t nb = block_count;
-    // (A branch's condition is mostly computed in its own block, so these pairs usually come in
-    // value order already: `SortedUses` sorts only when they do not.)
-    branch_uses.start(n, branch_operands.pushed());
+    is_branch_operand.assign(n, false);
+    branch_uses.clear();
+    branch_uses.reserve(branch_operands.pushed());
     for (std::size_t b = 0; b < nb; ++b) {
-      for (const std::uint32_t x : branch_operands.targets(b)) branch_uses.add(x, static_cast<std::uint32_t>(b));
+      for (const std::uint32_t x : branch_operands.targets(b)) {
+        is_branch_operand[x] = true;
+        branch_uses.push_back({x, static_cast<std::uint32_t>(b)});
+      }
     }
-    branch_uses.finish();
+    // A branch's condition is mostly computed in its own block, so the pairs usually come in
+    // value order already: checking is one pass; sorting cost 12 instructions per op at 1e6.
+    if (!std::is_sorted(branch_uses.begin(), branch_uses.end())) std::sort(branch_uses.begin(), branch_uses.end());
     // For each argument, what each in-edge passes to it.
     LargeArray<std::uint32_t> arguments(nb, 0);  // by block: its argument count
     for (std::size_t bi = 0; bi < nb; ++bi) {
@@ -479,13 +463,16 @@ struct SsaArrays {
     if (!number_blocks(prog)) return false;
     EdgeWalk w;
     if (!count_in_edges(prog, w) || !walk_blocks(prog, extra, w) || !finish_edges(w)) return false;
-    build_forwarded_to();
-    members_in_order = true;
-    for (std::size_t b = 0; b < block_count && members_in_order; ++b) {
-      const auto members = block_members.targets(b);
-      for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
+    members_in_order = false;
+    if (need != DependentsNeed::worklist) {
+      build_forwarded_to();
+      members_in_order = true;
+      for (std::size_t b = 0; b < block_count && members_in_order; ++b) {
+        const auto members = block_members.targets(b);
+        for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
+      }
     }
-    if (need == DependentsNeed::always || !operands_forward) derive_dependents();
+    if (need != DependentsNeed::sweep || !operands_forward) derive_dependents();
     return true;
   }
 };
