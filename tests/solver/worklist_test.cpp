@@ -1,4 +1,4 @@
-// Tests PriorityWorklist (push, pop_min with its hint, erase, reset); oracle: std::set<std::size_t> under the same operations.
+// Tests PriorityWorklist (push, peek_min, pop_min with its hint, erase, reset); oracle: std::set<std::size_t> under the same operations.
 #include <kildall/solver/worklist.hpp>
 
 #include <doctest/doctest.h>
@@ -30,6 +30,8 @@ TEST_CASE("PriorityWorklist behaves as an ordered set (random operations against
       REQUIRE(worklist.size() == oracle.size());
       CHECK(worklist.empty() == oracle.empty());
       CHECK(worklist.contains(x) == (oracle.count(x) == 1));
+      if (!oracle.empty()) CHECK(worklist.peek_min() == *oracle.begin());  // and leaves it pending
+      CHECK(worklist.size() == oracle.size());
     }
     while (!oracle.empty()) {
       CHECK(worklist.pop_min() == *oracle.begin());
