@@ -2,6 +2,8 @@
 // function's own arrays, read by hand), and both IR analyses model the solver's concepts on it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <ranges>
 #include <string>
 #include <vector>
@@ -88,7 +90,7 @@ func.func @g(%a: i32, %c: i1) -> i32 {
     while (fn.block_name(bb2) != "bb2") ++bb2;
     const ValueId arg = fn.argument(bb2, 0);
     CHECK(std::ranges::empty(shape.block_arguments(bb2)));
-    const auto values = shape.block_values(bb2);
+    const std::vector<ValueId> values(shape.block_values(bb2).begin(), shape.block_values(bb2).end());
     REQUIRE(values.size() == 2);
     CHECK(values[0] == arg);  // first, then the block's op results
     CHECK(shape.operands(arg).empty());
@@ -99,4 +101,61 @@ func.func @g(%a: i32, %c: i1) -> i32 {
     const IntRangeAnalysis ranges(fn, &registry);
     CHECK(ranges.describe(arg).find("[-2147483648, 2147483647]") == 0);
   }
+}
+
+TEST_CASE("with regions: each part's values come from its own ops, a loop body's induction variable first") {
+  const OpRegistry registry;
+  const Module m = parse_and_verify(R"(func.func @f(%lb: index, %ub: index, %s: index, %x: i32, %c: i1) -> i32 {
+  %a = arith.addi %x, %x : i32
+  %r = scf.for %i = %lb to %ub step %s iter_args(%acc = %a) -> (i32) {
+    %y = arith.addi %acc, %acc : i32
+    scf.yield %y : i32
+  }
+  %t = scf.if %c -> (i32) {
+    scf.yield %r : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %z = arith.muli %t, %t : i32
+  return %z : i32
+}
+)",
+                                    registry);
+  const Function& fn = m.functions[0];
+  const FunctionShape shape(fn, registry);
+  const auto collect = [](const auto& range) {
+    std::vector<ValueId> out;
+    for (const ValueId v : range) out.push_back(v);
+    return out;
+  };
+  const auto op_of = [&](BuiltinOp kind) {
+    OpId op = 0;
+    while (op < fn.ops.size() && !is(fn.ops[op].code, kind)) ++op;
+    REQUIRE(op < fn.ops.size());
+    return op;
+  };
+  const OpId loop = op_of(BuiltinOp::scf_for), branch = op_of(BuiltinOp::scf_if), add = op_of(BuiltinOp::addi);
+  const OpId mul = op_of(BuiltinOp::muli);
+  const BlockId body = fn.regions[fn.regions_of(loop).first].first_block;
+  const BlockId then_block = fn.regions[fn.regions_of(branch).first].first_block;
+  const BlockId else_block = fn.regions[fn.regions_of(branch).first + 1].first_block;
+  const std::uint32_t after_loop = shape.cfg().continuation_of(loop), after_if = shape.cfg().continuation_of(branch);
+  // The entry block's part ends at the loop, which is left out (its result is the next part's argument).
+  CHECK(collect(shape.block_values(0)) == std::vector<ValueId>{fn.result(add)});
+  CHECK(collect(shape.block_values(body)) ==
+        std::vector<ValueId>{fn.argument(body, 0), fn.result(fn.blocks[body].first_op)});  // %i, %y
+  CHECK(collect(shape.block_arguments(body)) == std::vector<ValueId>{fn.argument(body, 1)});  // %acc
+  CHECK(collect(shape.block_values(then_block)).empty());  // only a yield, which has no results
+  CHECK(collect(shape.block_values(else_block)).empty());
+  CHECK(collect(shape.block_arguments(after_loop)) == std::vector<ValueId>{fn.result(loop)});
+  CHECK(collect(shape.block_values(after_loop)).empty());  // up to the scf.if, left out
+  CHECK(collect(shape.block_arguments(after_if)) == std::vector<ValueId>{fn.result(branch)});
+  CHECK(collect(shape.block_values(after_if)) == std::vector<ValueId>{fn.result(mul)});
+  // Every value of the function is presented exactly once, by exactly one vertex.
+  std::vector<int> seen(fn.values.size(), 0);
+  for (std::uint32_t v = 0; v < shape.cfg().vertex_count(); ++v) {
+    for (const ValueId a : shape.block_arguments(v)) ++seen[a];
+    for (const ValueId x : shape.block_values(v)) ++seen[x];
+  }
+  CHECK(std::ranges::count(seen, 1) == static_cast<std::ptrdiff_t>(seen.size()));
 }

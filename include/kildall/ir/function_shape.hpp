@@ -9,7 +9,8 @@
 /// dialect's noise analysis) is semantics only and runs on this shape.
 ///
 /// The CFG is a `CfgView` built with the shape; values are `ValueId`s (their
-/// own dense index). Built in O(blocks + ops); rebuild after a rewrite.
+/// own dense index). Built in O(blocks + edges), with the CFG; the values of each
+/// block are read from its op list when asked. Rebuild after a rewrite.
 ///
 /// Regions: the view's vertices are blocks and the continuations after ops
 /// that own regions (cfg_view.hpp). A continuation's arguments are that op's
@@ -27,7 +28,9 @@
 /// no operands, not arguments: no edge forwards to them, and an analysis's
 /// `transfer` finds them block arguments without bounds (unknown).
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <ranges>
 #include <span>
@@ -39,6 +42,80 @@
 
 namespace kildall::ir {
 
+/// The values a vertex of a `FunctionShape` defines, in program order (`FunctionShape::block_values`):
+/// a run of leading values (arguments that no edge forwards to), then the results of the
+/// vertex's ops, read from the function's op list while the range is walked.
+class BlockValues {
+ public:
+  /// A forward iterator over the values (the current run of consecutive values, then the ops
+  /// left to read).
+  class iterator {
+   public:
+    using value_type = ValueId;                         ///< The values are `ValueId`s.
+    using reference = ValueId;                          ///< Given by value.
+    using pointer = void;                               ///< (None: given by value.)
+    using difference_type = std::ptrdiff_t;             ///< (Required of an iterator.)
+    using iterator_category = std::input_iterator_tag;  ///< As a C++17 iterator (given by value).
+    using iterator_concept = std::forward_iterator_tag;  ///< As a C++20 iterator.
+    /// The end of every range.
+    iterator() = default;
+    /// The value at hand.
+    [[nodiscard]] ValueId operator*() const { return value_; }
+    /// Advances to the next value.
+    iterator& operator++() {
+      if (++value_ == run_end_) next_run();
+      return *this;
+    }
+    /// Post-increment.
+    iterator operator++(int) {
+      iterator copy = *this;
+      ++*this;
+      return copy;
+    }
+    /// Two ends are equal; others compare by the value at hand (a range repeats no value).
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.at_end() ? b.at_end() : !b.at_end() && a.value_ == b.value_;
+    }
+
+   private:
+    friend class BlockValues;
+    iterator(const Function& fn, ValueId lead, ValueId lead_end, OpId first, OpId stop)
+        : fn_(&fn), value_(lead), run_end_(lead_end), op_(first), stop_(stop) {
+      if (value_ == run_end_) next_run();
+    }
+    [[nodiscard]] bool at_end() const { return value_ == run_end_; }
+    // The results of the next op that has some, or an empty run (the end) when none is left.
+    void next_run() {
+      while (op_ != stop_ && op_ != no_index) {
+        const OpData& o = fn_->ops[op_];
+        op_ = o.next;
+        if (o.result_count != 0) {
+          value_ = o.result_begin;
+          run_end_ = o.result_begin + o.result_count;
+          return;
+        }
+      }
+    }
+
+    const Function* fn_ = nullptr;
+    ValueId value_ = 0, run_end_ = 0;       // the current run [value_, run_end_)
+    OpId op_ = no_index, stop_ = no_index;  // the next op to read; the op the walk stops at
+  };
+
+  /// The first value.
+  [[nodiscard]] iterator begin() const { return {*fn_, lead_, lead_end_, first_, stop_}; }
+  /// The end.
+  [[nodiscard]] static iterator end() { return {}; }
+
+ private:
+  friend class FunctionShape;
+  BlockValues(const Function& fn, ValueId lead, ValueId lead_end, OpId first, OpId stop)
+      : fn_(&fn), lead_(lead), lead_end_(lead_end), first_(first), stop_(stop) {}
+  const Function* fn_;
+  ValueId lead_, lead_end_;
+  OpId first_, stop_;
+};
+
 /// The shape of one function (models `kildall::SsaProgram`). The function
 /// must outlive the shape and not change while it is used.
 class FunctionShape {
@@ -49,46 +126,19 @@ class FunctionShape {
   /// The shape of `fn`, whose ops owning regions `registry` describes.
   explicit FunctionShape(const Function& fn, const OpRegistry& registry = OpRegistry::builtins())
       : fn_(&fn), cfg_(fn, registry) {
-    const std::size_t n = cfg_.vertex_count();
-    value_begin_.assign(n + 1, 0);
-    block_values_.reserve(fn.values.size());  // op results are at most the values
-    const auto push_unforwarded_arguments = [&](BlockId b) {
-      if (opaque_entered_.empty() || !opaque_entered_[b]) return;
-      for (std::uint32_t i = 0; i < fn.blocks[b].argument_count; ++i) block_values_.push_back(fn.argument(b, i));
-    };
-    if (fn.regions.empty()) {
-      // Opaque branches are rare: this walk notices one ending a block (it reads the block's
-      // last op), and only then are the blocks it enters marked and the walk repeated.
-      bool opaque_branch = false;
-      const auto walk = [&] {
-        block_values_.clear();
-        for (BlockId b = 0; b < n; ++b) {
-          push_unforwarded_arguments(b);
-          for (const OpId op : fn.ops_of(b)) {
-            const OpData& o = fn.ops[op];
-            for (std::uint32_t r = 0; r < o.result_count; ++r) block_values_.push_back(o.result_begin + r);
-          }
-          if (const OpId t = fn.blocks[b].last_op; t != no_index) {
-            const OpData& o = fn.ops[t];
-            opaque_branch = opaque_branch || (o.successor_count != 0 && is(o.code, BuiltinOp::unregistered));
-          }
-          value_begin_[b + 1] = static_cast<std::uint32_t>(block_values_.size());
-        }
-      };
-      walk();
-      if (opaque_branch && (find_opaque_entries(), !opaque_entered_.empty())) walk();
+    // Opaque branches are rare: without regions, only each block's last op is read for one.
+    if (!fn.regions.empty()) {
+      find_opaque_entries();
       return;
     }
-    find_opaque_entries();
-    for (std::uint32_t v = 0; v < n; ++v) {
-      if (!cfg_.induction_bounds(v).empty()) block_values_.push_back(fn.argument(v, 0));
-      if (v < fn.blocks.size()) push_unforwarded_arguments(v);
-      const std::optional<OpId> end = cfg_.part_end(v);
-      for (OpId op = cfg_.first_op(v); op != no_index && op != end; op = fn.ops[op].next) {
-        // (the op ending the part is left out: its results are the continuation's arguments)
-        for (std::uint32_t r = 0; r < fn.ops[op].result_count; ++r) block_values_.push_back(fn.result(op, r));
+    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+      if (const OpId t = fn.blocks[b].last_op; t != no_index) {
+        const OpData& o = fn.ops[t];
+        if (o.successor_count != 0 && is(o.code, BuiltinOp::unregistered)) {
+          find_opaque_entries();
+          return;
+        }
       }
-      value_begin_[v + 1] = static_cast<std::uint32_t>(block_values_.size());
     }
   }
 
@@ -114,9 +164,28 @@ class FunctionShape {
     const ValueId skip = cfg_.induction_bounds(b).empty() ? 0 : 1;
     return std::views::iota(block.argument_begin + skip, end);
   }
-  /// The results of `b`'s ops, in program order.
-  [[nodiscard]] std::span<const ValueId> block_values(BlockId b) const {
-    return {block_values_.data() + value_begin_[b], value_begin_[b + 1] - value_begin_[b]};
+  /// The results of `b`'s ops, in program order (after, for a loop's body entry, its induction
+  /// variable, and for a block an unregistered terminator enters, its arguments): read from the
+  /// function's op list as the range is walked, so the shape keeps no per-value table and a
+  /// solver deriving its arrays reads each op once.
+  [[nodiscard]] BlockValues block_values(BlockId b) const {
+    const Function& fn = *fn_;
+    if (fn.regions.empty()) {
+      const BlockData& block = fn.blocks[b];
+      const bool opaque = !opaque_entered_.empty() && opaque_entered_[b];
+      const ValueId lead_end = block.argument_begin + (opaque ? block.argument_count : 0);
+      return BlockValues(fn, block.argument_begin, lead_end, block.first_op, no_index);
+    }
+    ValueId lead = 0, lead_end = 0;
+    if (b < fn.blocks.size()) {
+      const BlockData& block = fn.blocks[b];
+      lead = block.argument_begin;
+      if (!opaque_entered_.empty() && opaque_entered_[b]) lead_end = lead + block.argument_count;
+      else if (!cfg_.induction_bounds(b).empty()) lead_end = lead + 1;
+      else lead_end = lead;
+    }
+    // (the op ending the part is left out: its results are the continuation's arguments)
+    return BlockValues(fn, lead, lead_end, cfg_.first_op(b), cfg_.part_end(b).value_or(no_index));
   }
   /// The operands of the op defining result `v` (its successor operands, which a branch passes
   /// to block arguments, excluded); for a loop's induction variable, the loop's lower bound,
@@ -177,8 +246,6 @@ class FunctionShape {
   const Function* fn_;
   CfgView cfg_;
   std::vector<bool> opaque_entered_;  // by block, when any: an unregistered terminator enters it (see the file comment)
-  BodyArray<ValueId> block_values_;
-  BodyArray<std::uint32_t> value_begin_;
 };
 
 }  // namespace kildall::ir

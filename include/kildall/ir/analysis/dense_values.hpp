@@ -74,13 +74,15 @@ class DenseValues {
     const Function& fn = shape.function();
     def_block_.resize(fn.values.size());
     slot_.assign(fn.values.size(), kArgument);
+    result_count_.assign(shape.cfg().vertex_count(), 0);
     for (BlockId b = 0; b < shape.cfg().vertex_count(); ++b) {  // blocks, then continuations (cfg_view.hpp)
       for (const ValueId a : shape.block_arguments(b)) def_block_[a] = b;
-      const auto values = shape.block_values(b);
-      for (std::uint32_t i = 0; i < values.size(); ++i) {
-        def_block_[values[i]] = b;
-        slot_[values[i]] = i;
+      std::uint32_t i = 0;
+      for (const ValueId v : shape.block_values(b)) {
+        def_block_[v] = b;
+        slot_[v] = i++;
       }
+      result_count_[b] = i;
     }
     // A value read outside the op sequence of its block: by a later block, by a terminator.
     std::vector<bool> escapes(fn.values.size(), false);
@@ -116,9 +118,10 @@ class DenseValues {
   [[nodiscard]] lattice_type transfer(BlockId b, const lattice_type& in) const {
     evaluate(b, in, work_, no_index);
     lattice_type env = in;
-    const auto values = shape_->block_values(b);
-    for (std::uint32_t i = 0; i < values.size(); ++i) {
-      if (work_.locals[i] && carried(values[i])) env.set(key_[values[i]], lift(*work_.locals[i]));
+    std::uint32_t i = 0;
+    for (const ValueId v : shape_->block_values(b)) {
+      if (work_.locals[i] && carried(v)) env.set(key_[v], lift(*work_.locals[i]));
+      ++i;
     }
     return env;
   }
@@ -223,8 +226,7 @@ class DenseValues {
   /// The states of `b`'s results in order into `work.locals`, from `in` (operands defined
   /// before `b`, `b`'s arguments) and the results before them; stops after `stop`.
   void evaluate(BlockId b, const lattice_type& in, Workspace& work, ValueId stop) const {
-    const auto values = shape_->block_values(b);
-    work.locals.assign(values.size(), std::nullopt);
+    work.locals.assign(result_count_[b], std::nullopt);
     const auto gather = [&](ValueId x) {
       const state_type* s = !defined_by_op_in(x, b) ? state_in(in, x)
                             : work.locals[slot_[x]] ? &*work.locals[slot_[x]]
@@ -232,8 +234,8 @@ class DenseValues {
       work.operands.push_back(s);
       return s != nullptr;
     };
-    for (std::uint32_t i = 0; i < values.size(); ++i) {
-      const ValueId v = values[i];
+    std::uint32_t i = 0;
+    for (const ValueId v : shape_->block_values(b)) {
       work.operands.clear();
       bool all = true;
       for (const ValueId x : shape_->operands(v)) all = gather(x) && all;
@@ -243,6 +245,7 @@ class DenseValues {
         work.locals[i].emplace(static_cast<state_type>(sparse_->transfer(v, operands)));
       }
       if (v == stop) return;
+      ++i;
     }
   }
 
@@ -250,6 +253,7 @@ class DenseValues {
   const Sparse* sparse_;
   BodyArray<BlockId> def_block_;     // the block defining each value
   BodyArray<std::uint32_t> slot_;    // an op result's position among its block's results (kArgument: an argument)
+  BodyArray<std::uint32_t> result_count_;  // by vertex: how many values `block_values` gives
   BodyArray<std::uint32_t> key_;     // a carried value's key in the environments (kNotCarried: used in its block only)
   mutable Workspace work_;           // one solve at a time per problem object
 };
