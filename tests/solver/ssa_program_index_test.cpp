@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -128,4 +129,33 @@ TEST_CASE("an index of an invalid shape is not valid, and a solve over it report
   const auto r = kildall::solve_sparse(index, sccp);
   CHECK(r.status() == kildall::SolveStatus::invalid_input);
   CHECK(r.lookup(0) == nullptr);
+}
+
+TEST_CASE("a value placed twice is invalid input, whether the values before it sit at their own index or not") {
+  // Three constants in one block, listed in these orders: the index keeps no table of positions
+  // while each value sits at its own index, and must still notice the second placing.
+  for (const std::vector<std::size_t>& order :
+       {std::vector<std::size_t>{0, 1, 0}, std::vector<std::size_t>{1, 0, 1}, std::vector<std::size_t>{0, 2, 1, 2},
+        std::vector<std::size_t>{0, 1, 2}, std::vector<std::size_t>{2, 0, 1}, std::vector<std::size_t>{0, 2, 1}}) {
+    CAPTURE(order);
+    classic::SsaProgram program;
+    program.blocks.resize(1);
+    for (std::int64_t c = 0; c < 3; ++c) program.values.push_back({classic::Op::constant, 0, 4 + c});
+    program.blocks[0].values = order;
+    const auto cfg = classic::control_flow_graph(program);
+    const auto shape = classic::ssa_shape(program, cfg);
+    const bool twice = std::set<std::size_t>(order.begin(), order.end()).size() != order.size();
+    CHECK(kildall::SsaProgramIndex(shape).valid() == !twice);
+    const auto r = kildall::solve_sparse(shape, Sccp{&shape});
+    if (twice) {
+      CHECK(r.status() == kildall::SolveStatus::invalid_input);
+      continue;
+    }
+    REQUIRE(r.converged());
+    for (std::size_t v = 0; v < 3; ++v) {  // each constant, wherever it is listed
+      REQUIRE(r.lookup(v) != nullptr);
+      CHECK(r.lookup(v)->if_constant() != nullptr);
+      CHECK(*r.lookup(v)->if_constant() == 4 + static_cast<std::int64_t>(v));
+    }
+  }
 }

@@ -587,7 +587,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       // A row's length is known: the scratch is written by index (a `push_back` per operand
       // checked the capacity each time).
-      const auto row = operands_->targets(s_->member_position[vi]);
+      const auto row = operands_->targets(s_->member_of(vi));
       if (operand_scratch_.size() < row.size()) operand_scratch_.resize(row.size());
       const L** states = operand_scratch_.data();
       for (std::size_t i = 0; i < row.size(); ++i) {
@@ -672,7 +672,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if (b == none || !r_->block_reached_[b]) return false;
       const std::uint32_t seen = visited_at_[vi];
       if (seen == 0) return true;
-      const std::uint32_t m = s_->member_position[vi];
+      const std::uint32_t m = s_->member_of(vi);
       if (s_->is_argument[vi]) {
         for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
           // (a value not yet computed passes nothing: its first state is a change too)
@@ -814,7 +814,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       out = static_cast<L>(p_.boundary(value_at(vi)));
       have = true;
     }
-    const std::uint32_t m = s_->member_position[vi];
+    const std::uint32_t m = s_->member_of(vi);
     for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
       const std::uint32_t k = s_->incoming_edge[j];
       const std::uint32_t x = s_->incoming_value[j];

@@ -62,7 +62,13 @@ struct SsaArrays {
   std::vector<std::optional<Block>> block_handles;  // empty when every block is its own index
   LargeArray<std::uint32_t> block_of;           // by value: block index, or none
   FlagArray is_argument;                   // by value: a block argument (else an op result, or unplaced)
-  LargeArray<std::uint32_t> member_position;    // by value: its position among the blocks' members, or none
+  /// By value: its position among the blocks' members, or none; left empty while
+  /// `members_are_values` (read it through `member_of`).
+  LargeArray<std::uint32_t> member_position;
+  /// Whether each value's position among the members is its own index: the values are numbered
+  /// block by block, each block's arguments then its op results, as an IR numbered in program
+  /// order has them. `member_position` is then not kept.
+  bool members_are_values = true;
   CsrGraph member_operands;                // by member position: operand indices (op results)
   CsrGraph dependents;                     // by value: values computed from it
   CsrGraph block_members;                  // by block: arguments, then op results (value indices)
@@ -98,6 +104,11 @@ struct SsaArrays {
   CsrGraph out_edges;                                    // by block: its out-edges' numbers
   LargeArray<std::uint32_t> incoming_begin;                   // by member position
   LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
+
+  /// The position among the blocks' members of placed value `vi`.
+  [[nodiscard]] std::uint32_t member_of(std::size_t vi) const {
+    return members_are_values ? static_cast<std::uint32_t>(vi) : member_position[vi];
+  }
 
   /// The value handle with index `vi`.
   [[nodiscard]] Value value_at(std::size_t vi) const {
@@ -268,7 +279,8 @@ struct SsaArrays {
     if constexpr (!identity_values) value_handles.assign(n, std::nullopt);
     block_of.assign(n, none);
     is_argument.assign(n, false);
-    member_position.assign(n, none);
+    member_position.clear();
+    members_are_values = true;
     return true;
   }
 
@@ -369,11 +381,22 @@ struct SsaArrays {
   /// or placed already.
   bool place(const Prog& prog, const Value& v, std::size_t bi, bool argument) {
     const std::size_t vi = kildall::value_index(prog, v);
-    if (vi >= value_count || member_position[vi] != none) return false;
+    if (vi >= value_count) return false;
+    const std::size_t m = block_members.pushed();
+    // While every value placed so far sits at its own index, a value placed twice would be one
+    // below `m`, so no table is needed to notice it.
+    if (!members_are_values || vi != m) {
+      if (members_are_values) {  // the first value out of place: the positions so far, written out
+        member_position.assign(value_count, none);
+        for (std::size_t i = 0; i < m; ++i) member_position[i] = static_cast<std::uint32_t>(i);
+        members_are_values = false;
+      }
+      if (member_position[vi] != none) return false;
+      member_position[vi] = static_cast<std::uint32_t>(m);
+    }
     if constexpr (!identity_values) value_handles[vi].emplace(v);
     block_of[vi] = static_cast<std::uint32_t>(bi);
     is_argument[vi] = argument;
-    member_position[vi] = static_cast<std::uint32_t>(block_members.pushed());
     block_members.push(static_cast<std::uint32_t>(vi));
     return true;
   }
