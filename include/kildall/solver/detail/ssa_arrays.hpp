@@ -232,6 +232,7 @@ struct SsaArrays {
     LargeArray<std::uint32_t> source_order;     // by edge number: its place in `by_source`
     LargeArray<std::uint32_t> forwarded_begin;  // by place in `by_source`: its first forwarded value
     LargeArray<std::uint32_t> forwarded;        // forwarded value indices, in source order
+    LargeArray<std::uint32_t> arguments;        // by block: how many arguments it has
   };
 
   // The phases of `derive_arrays`, each its own function: one function of all of them was too
@@ -308,6 +309,7 @@ struct SsaArrays {
     w.source_order.assign(edge_count, 0);
     w.forwarded_begin.assign(edge_count + 1, 0);
     w.forwarded.reserve(edge_count);
+    w.arguments.assign(nb, 0);
     edge_target.assign(edge_count, 0);
     edge_source.assign(edge_count, 0);
     return true;
@@ -338,6 +340,7 @@ struct SsaArrays {
       for (const auto& a : prog.block_arguments(b)) {
         if (!place(prog, a, bi, true)) return false;
         member_operands.end_row();
+        ++w.arguments[bi];
       }
       for (const auto& v : prog.block_values(b)) {
         if (!place(prog, v, bi, false)) return false;
@@ -419,13 +422,7 @@ struct SsaArrays {
     // value order already: checking is one pass; sorting cost 12 instructions per op at 1e6.
     if (!std::is_sorted(branch_uses.begin(), branch_uses.end())) std::sort(branch_uses.begin(), branch_uses.end());
     // For each argument, what each in-edge passes to it.
-    LargeArray<std::uint32_t> arguments(nb, 0);  // by block: its argument count
-    for (std::size_t bi = 0; bi < nb; ++bi) {
-      const auto members = block_members.targets(bi);
-      std::uint32_t a = 0;
-      while (a < members.size() && is_argument[members[a]]) ++a;
-      arguments[bi] = a;
-    }
+    const auto& arguments = w.arguments;
     const std::size_t edge_count = w.by_source.size();
     const auto forwarded_count = [&](std::size_t k) {
       return w.forwarded_begin[w.source_order[k] + 1] - w.forwarded_begin[w.source_order[k]];
@@ -442,19 +439,20 @@ struct SsaArrays {
     std::size_t incoming = 0;
     std::size_t m = 0;  // member position
     for (std::size_t ti = 0; ti < nb; ++ti) {
-      const std::size_t members = block_members.targets(ti).size();
-      for (std::size_t i = 0; i < members; ++i) {
-        if (i < arguments[ti]) {
-          for (std::uint32_t k = w.first_in[ti]; k < w.first_in[ti + 1]; ++k) {
-            if (i < forwarded_count(k)) {
-              incoming_edge[incoming] = k;
-              incoming_value[incoming] = w.forwarded[w.forwarded_begin[w.source_order[k]] + i];
-              ++incoming;
-            }
+      for (std::size_t i = 0; i < arguments[ti]; ++i) {
+        for (std::uint32_t k = w.first_in[ti]; k < w.first_in[ti + 1]; ++k) {
+          if (i < forwarded_count(k)) {
+            incoming_edge[incoming] = k;
+            incoming_value[incoming] = w.forwarded[w.forwarded_begin[w.source_order[k]] + i];
+            ++incoming;
           }
         }
         incoming_begin[++m] = static_cast<std::uint32_t>(incoming);
       }
+      // (the op results: nothing comes in)
+      const std::size_t results = block_members.targets(ti).size() - arguments[ti];
+      std::fill_n(incoming_begin.begin() + static_cast<std::ptrdiff_t>(m + 1), results, static_cast<std::uint32_t>(incoming));
+      m += results;
     }
     incoming_edge.resize(incoming);
     incoming_value.resize(incoming);
@@ -489,8 +487,8 @@ struct SsaArrays {
     members_in_order = false;
     if (need != DependentsNeed::worklist) {
       build_forwarded_to();
-      members_in_order = true;
-      for (std::size_t b = 0; b < block_count && members_in_order; ++b) {
+      members_in_order = true;  // (so are values at their own member positions)
+      for (std::size_t b = 0; b < block_count && members_in_order && !members_are_values; ++b) {
         const auto members = block_members.targets(b);
         for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
       }
