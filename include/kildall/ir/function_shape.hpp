@@ -170,20 +170,14 @@ class FunctionShape {
   /// solver deriving its arrays reads each op once.
   [[nodiscard]] BlockValues block_values(BlockId b) const {
     const Function& fn = *fn_;
-    if (fn.regions.empty()) {
-      const BlockData& block = fn.blocks[b];
-      const bool opaque = !opaque_entered_.empty() && opaque_entered_[b];
-      const ValueId lead_end = block.argument_begin + (opaque ? block.argument_count : 0);
-      return BlockValues(fn, block.argument_begin, lead_end, block.first_op, no_index);
-    }
-    ValueId lead = 0, lead_end = 0;
+    ValueId lead = 0, lead_end = 0;  // a block's arguments presented as its values (none for a continuation)
     if (b < fn.blocks.size()) {
       const BlockData& block = fn.blocks[b];
-      lead = block.argument_begin;
-      if (!opaque_entered_.empty() && opaque_entered_[b]) lead_end = lead + block.argument_count;
-      else if (!cfg_.induction_bounds(b).empty()) lead_end = lead + 1;
-      else lead_end = lead;
+      lead = lead_end = block.argument_begin;
+      if (!opaque_entered_.empty() && opaque_entered_[b]) lead_end += block.argument_count;
+      else if (!cfg_.induction_bounds(b).empty()) lead_end += 1;
     }
+    if (fn.regions.empty()) return BlockValues(fn, lead, lead_end, fn.blocks[b].first_op, no_index);  // (a block's ops)
     // (the op ending the part is left out: its results are the continuation's arguments)
     return BlockValues(fn, lead, lead_end, cfg_.first_op(b), cfg_.part_end(b).value_or(no_index));
   }
