@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <type_traits>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -99,18 +100,21 @@ class IntRangeProblem {
     const RangeHook* infer = code < registry_->op_count() ? &registry_->op(code).infer_ranges : nullptr;
     if (infer == nullptr || !*infer) return Interval::full(width_of(v));
     // The operands' intervals, copied into a span: on the stack for up to four (no heap
-    // allocation per visit), on the heap beyond.
+    // allocation per visit; the stack slots are constructed as copies, not first as empty
+    // intervals), on the heap beyond.
     constexpr std::size_t inline_operands = 4;
+    static_assert(std::is_trivially_destructible_v<Interval>);
     const std::size_t count = operand_states.size();
-    std::array<Interval, inline_operands> few;
     std::vector<Interval> many;
-    Interval* copied = few.data();
     if (count > inline_operands) {
-      many.resize(count);
-      copied = many.data();
+      many.reserve(count);
+      for (std::size_t i = 0; i < count; ++i) many.push_back(operand_states[i]);
+      return (*infer)(fn, op, fn.values[v].position, std::span<const Interval>(many));
     }
-    for (std::size_t i = 0; i < count; ++i) copied[i] = operand_states[i];
-    return (*infer)(fn, op, fn.values[v].position, std::span<const Interval>(copied, count));
+    alignas(Interval) std::byte few[inline_operands * sizeof(Interval)];
+    Interval* copied = reinterpret_cast<Interval*>(few);
+    for (std::size_t i = 0; i < count; ++i) std::construct_at(copied + i, operand_states[i]);
+    return (*infer)(fn, op, fn.values[v].position, std::span<const Interval>(std::launder(copied), count));
   }
 
  private:

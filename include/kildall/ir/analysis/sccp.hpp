@@ -182,19 +182,23 @@ class SccpProblem {
   }
 
  private:
-  /// A buffer of `n` values, inline up to 8.
+  /// A buffer of `n` values, inline up to 8 (where it lives is chosen once: the transfer reads
+  /// it per operand).
   template <class T>
   class SmallBuffer {
    public:
-    explicit SmallBuffer(std::size_t n) : size_(n) {
-      if (n > inline_.size()) heap_.assign(n, T{});
-    }
-    T* data() { return size_ > inline_.size() ? heap_.data() : inline_.data(); }
-    std::span<T> span() { return {data(), size_}; }
+    explicit SmallBuffer(std::size_t n)
+        : heap_(n > inline_.size() ? std::make_unique<T[]>(n) : nullptr),
+          data_(heap_ ? heap_.get() : inline_.data()), size_(n) {}
+    SmallBuffer(const SmallBuffer&) = delete;  // (`data_` may point into the object itself)
+    SmallBuffer& operator=(const SmallBuffer&) = delete;
+    T* data() { return data_; }
+    std::span<T> span() { return {data_, size_}; }
 
    private:
     std::array<T, 8> inline_;  // written before read: not zeroed
-    std::vector<T> heap_;
+    std::unique_ptr<T[]> heap_;
+    T* data_;
     std::size_t size_;
   };
 
