@@ -584,33 +584,32 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
     const Result& r = *r_;
     bool all = true;
+    const auto state_of = [&](std::size_t oi) -> const L* {  // an operand's state, nullptr when none yet
+      const bool init = r.reached_[oi];
+      all = all && init;
+      return init ? &r.states_[oi] : nullptr;
+    };
+    std::span<const L* const> states;
     if constexpr (has_cfg) {
       // A row's length is known: the scratch is written by index (a `push_back` per operand
       // checked the capacity each time).
       const auto row = operands_->targets(s_->member_of(vi));
       if (operand_scratch_.size() < row.size()) operand_scratch_.resize(row.size());
-      const L** states = operand_scratch_.data();
-      for (std::size_t i = 0; i < row.size(); ++i) {
-        const std::uint32_t oi = row[i];
-        const bool init = r.reached_[oi];
-        all = all && init;
-        states[i] = init ? &r.states_[oi] : nullptr;
-      }
-      if (!all && !visit_with_uninitialized_operands<P>()) return false;
-      out = static_cast<L>(p_.transfer(value_at(vi), OperandStates<L>(std::span<const L* const>(states, row.size()))));
-      return true;
+      for (std::size_t i = 0; i < row.size(); ++i) operand_scratch_[i] = state_of(row[i]);
+      states = {operand_scratch_.data(), row.size()};
     } else {
       operand_scratch_.clear();
-      for (const auto& e : in_edge_range(prog_, plan_->vertex_at(pos))) {
-        const std::size_t oi = Traits::index(prog_, source(e, prog_));
-        const bool init = r.reached_[oi];
-        all = all && init;
-        operand_scratch_.push_back(init ? &r.states_[oi] : nullptr);
-      }
-      if (!all && !visit_with_uninitialized_operands<P>()) return false;
-      out = static_cast<L>(p_.transfer(plan_->vertex_at(pos), OperandStates<L>(std::span<const L* const>(operand_scratch_))));
-      return true;
+      for (const auto& e : in_edge_range(prog_, plan_->vertex_at(pos)))
+        operand_scratch_.push_back(state_of(Traits::index(prog_, source(e, prog_))));
+      states = operand_scratch_;
     }
+    if (!all && !visit_with_uninitialized_operands<P>()) return false;
+    if constexpr (has_cfg) {
+      out = static_cast<L>(p_.transfer(value_at(vi), OperandStates<L>(states)));
+    } else {
+      out = static_cast<L>(p_.transfer(plan_->vertex_at(pos), OperandStates<L>(states)));
+    }
+    return true;
   }
 
   Settled settle(const VisitInfo<L>& info) {

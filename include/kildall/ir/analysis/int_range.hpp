@@ -27,7 +27,6 @@
 /// folded, the ops left dead erased, control flow simplified, constants
 /// uniqued at the entry.
 
-#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>

@@ -487,10 +487,12 @@ struct SsaArrays {
     members_in_order = false;
     if (need != DependentsNeed::worklist) {
       build_forwarded_to();
-      members_in_order = true;  // (so are values at their own member positions)
-      for (std::size_t b = 0; b < block_count && members_in_order && !members_are_values; ++b) {
-        const auto members = block_members.targets(b);
-        for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
+      members_in_order = true;
+      if (!members_are_values) {  // (values at their own member positions are in order)
+        for (std::size_t b = 0; b < block_count && members_in_order; ++b) {
+          const auto members = block_members.targets(b);
+          for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
+        }
       }
     }
     if (need != DependentsNeed::sweep || !operands_forward) derive_dependents();
