@@ -78,6 +78,7 @@
 #include <kildall/solver/detail/iteration_plan.hpp>
 #include <kildall/support/large_array_allocator.hpp>
 #include <kildall/solver/detail/roots.hpp>
+#include <kildall/solver/detail/sparse_rows.hpp>
 #include <kildall/solver/detail/ssa_arrays.hpp>
 #include <kildall/solver/observer.hpp>
 #include <kildall/solver/options.hpp>
@@ -365,7 +366,8 @@ namespace detail {
 
 /// The sparse front end of the fixpoint engine. With a CFG it first derives,
 /// from the shape, compact index arrays: each value's block and argument
-/// position, its operands, its dependents (users, and the arguments it is
+/// position, its operands (unless the shape's own rows are read,
+/// `SsaArrays::shares_operand_rows`), its dependents (users, and the arguments it is
 /// forwarded to), each argument's incoming (edge, value) pairs, the CFG's
 /// edges and each block's branch operands. Without a CFG it reads the
 /// def-use graph directly.
@@ -493,7 +495,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         if (i < n) {
           for (const std::uint32_t w : dependents_->targets(i)) touch(w);
           for (const auto& use : s_->branch_users(i)) {
-            for (const std::uint32_t k : s_->out_edges.targets(use.block)) touch(n + s_->edge_target[k]);
+            for (const std::uint32_t k : s_->out_edges.targets(use.target)) touch(n + s_->edge_target[k]);
           }
         } else {
           const std::size_t b = i - n;
@@ -593,10 +595,13 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_cfg) {
       // A row's length is known: the scratch is written by index (a `push_back` per operand
       // checked the capacity each time).
-      const auto row = operands_->targets(s_->member_of(vi));
-      if (operand_scratch_.size() < row.size()) operand_scratch_.resize(row.size());
-      for (std::size_t i = 0; i < row.size(); ++i) operand_scratch_[i] = state_of(row[i]);
-      states = {operand_scratch_.data(), row.size()};
+      const auto row = s_->shape_operands(prog_, vi);
+      const auto extra = extras_->of(vi);
+      const std::size_t count = row.size() + extra.size();
+      if (operand_scratch_.size() < count) operand_scratch_.resize(count);
+      for (std::size_t i = 0; i < row.size(); ++i) operand_scratch_[i] = state_of(static_cast<std::size_t>(row[i]));
+      for (std::size_t i = 0; i < extra.size(); ++i) operand_scratch_[row.size() + i] = state_of(extra[i].target);
+      states = {operand_scratch_.data(), count};
     } else {
       operand_scratch_.clear();
       for (const auto& e : in_edge_range(prog_, plan_->vertex_at(pos)))
@@ -637,7 +642,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       }
       if constexpr (has_branches) {
         for (const auto& use : s_->branch_users(vi)) {
-          if (r_->block_reached_[use.block]) evaluate_out_edges(use.block, /*enqueue_targets=*/true);
+          if (r_->block_reached_[use.target]) evaluate_out_edges(use.target, /*enqueue_targets=*/true);
         }
       }
     } else {
@@ -671,8 +676,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if (b == none || !r_->block_reached_[b]) return false;
       const std::uint32_t seen = visited_at_[vi];
       if (seen == 0) return true;
-      const std::uint32_t m = s_->member_of(vi);
       if (s_->is_argument[vi]) {
+        const std::uint32_t m = s_->member_of(vi);
         for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
           // (a value not yet computed passes nothing: its first state is a change too)
           const std::uint32_t live = edge_live_at_[s_->incoming_edge[j]];
@@ -681,8 +686,11 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         }
         return false;
       }
-      for (const std::uint32_t x : operands_->targets(m)) {
-        if (changed_at_[x] > seen) return true;
+      for (const auto& x : s_->shape_operands(prog_, vi)) {
+        if (changed_at_[static_cast<std::size_t>(x)] > seen) return true;
+      }
+      for (const auto& e : extras_->of(vi)) {
+        if (changed_at_[e.target] > seen) return true;
       }
       return false;
     } else {
@@ -695,7 +703,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   void leave_sweep() {
     if constexpr (has_cfg) {
       if (dependents_ == nullptr) {  // the solve's own arrays, derived without them
-        own_.derive_dependents();
+        own_.derive_dependents(prog_);
         dependents_ = &own_.dependents;
       }
       sweep_ = false;
@@ -870,14 +878,14 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
     if (!s_->valid) return invalid(r);
     bool forward = s_->operands_forward;
-    operands_ = &s_->member_operands;
+    extras_ = &s_->extra_operands;
     dependents_ = s_->has_dependents ? &s_->dependents : nullptr;
     if constexpr (HasExtraOperands<P, Value>) {
       bool any = false;
       if (prepared_ != nullptr) {
-        if (!s_->with_extra_operands(prog_, extra, own_operands_, own_dependents_, any, forward)) return invalid(r);
+        if (!s_->with_extra_operands(prog_, extra, own_extras_, own_dependents_, any, forward)) return invalid(r);
         if (any) {
-          operands_ = &own_operands_;
+          extras_ = &own_extras_;
           dependents_ = &own_dependents_;
         }
       }
@@ -963,7 +971,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     std::size_t bytes = plan_->bytes() + this->engine_bytes() + r.reached_.capacity() +
                         r.visits_.capacity() * sizeof(std::uint32_t) + operand_scratch_.capacity() * sizeof(const L*);
     if constexpr (has_cfg) {
-      bytes += s_->bytes() + own_operands_.bytes() + own_dependents_.bytes() + r.block_reached_.capacity() +
+      bytes += s_->bytes() + own_extras_.bytes() + own_dependents_.bytes() + r.block_reached_.capacity() +
                (edge_live_at_.capacity() + visited_at_.capacity() + changed_at_.capacity()) * sizeof(std::uint32_t);
     }
     r.stats_.bookkeeping_bytes = bytes;
@@ -983,8 +991,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   // The shape's arrays (with a CFG): the prepared index's or `own_`.
   typename ShapeArraysOf<Prog>::type own_;
   const typename ShapeArraysOf<Prog>::type* s_ = &own_;
-  CsrGraph own_operands_, own_dependents_;   // a prepared shape's, with the problem's extra operands
-  const CsrGraph* operands_ = nullptr;       // by member position: operand indices (op results)
+  SparseRows own_extras_;                    // over a prepared shape: the problem's extra operands
+  CsrGraph own_dependents_;                  // over a prepared shape: with the problem's extra operands
+  const SparseRows* extras_ = nullptr;       // by value: the extra operands of op results
   const CsrGraph* dependents_ = nullptr;     // by value: values computed from it (none while sweeping)
   LargeArray<std::uint32_t> edge_live_at_;  // by edge: 0, or the stamp at which it became executable
   // The sweep (with a CFG): whether this solve sweeps, the stamp of each value's last visit

@@ -12,9 +12,11 @@
 /// once. A problem with `extra_operands` is layered on top at solve time (its
 /// operand rows, dependents and order over the union); the rest is shared.
 ///
-/// The index refers to the shape and reads nothing of it after construction
-/// except through the value and block handles it stored; it is stale once
-/// the program changes (rebuild it, or use `resolve_sparse` on the shape).
+/// The index refers to the shape and reads it after construction only through
+/// the value and block handles it stored and, for a shape that hands out its
+/// operands as spans of value indices (`ir::FunctionShape`), through those
+/// spans; it is stale once the program changes (rebuild it, or use
+/// `resolve_sparse` on the shape).
 
 #include <cstddef>
 #include <cstdint>

@@ -5,6 +5,12 @@
 /// operands, its dependents, the CFG's edges, each block's branch operands,
 /// what each in-edge passes to each argument). Derived once per shape by
 /// `SsaProgramIndex`, or by a solve that was handed the shape itself.
+///
+/// A shape that hands out each value's operands as a `std::span` of values that are their own
+/// index (as an IR's operand array is; `shares_operand_rows`) is not copied: the solver reads
+/// the operands from the shape at each visit, when the transfer reads the op anyway, and
+/// derives only what the shape does not hold (blocks, edges, what each edge passes to which
+/// argument).
 
 #include <algorithm>
 #include <concepts>
@@ -19,6 +25,7 @@
 #include <kildall/graph/ssa_program.hpp>
 #include <kildall/solver/detail/csr_graph.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
+#include <kildall/solver/detail/sparse_rows.hpp>
 #include <kildall/support/large_array_allocator.hpp>
 
 namespace kildall::detail {
@@ -53,6 +60,11 @@ struct SsaArrays {
   /// Whether a value is its own index (no handle table kept).
   static constexpr bool identity_values =
       std::is_integral_v<Value> && !requires(const Prog& s, const Value& v) { s.value_index(v); };
+  /// Whether the operands are read from the shape (a `std::span` of values that are their own
+  /// index) instead of copied into `member_operands` (see the file comment).
+  static constexpr bool shares_operand_rows = identity_values && requires(const Prog& s, const Value& v) {
+    { s.operands(v) } -> std::same_as<std::span<const Value>>;
+  };
 
   bool valid = false;  // false: the shape names a value or block outside its own numbering
   std::size_t value_count = 0;
@@ -69,22 +81,16 @@ struct SsaArrays {
   /// block by block, each block's arguments then its op results, as an IR numbered in program
   /// order has them. `member_position` is then not kept.
   bool members_are_values = true;
-  CsrGraph member_operands;                // by member position: operand indices (op results)
+  /// By member position: the shape's operands of each op result (none for an argument); left
+  /// empty when the shape's own rows are read (`shares_operand_rows`).
+  CsrGraph member_operands;
+  /// By value: the extra operands of op results (a problem's `extra_operands`), after the shape's.
+  SparseRows extra_operands;
   CsrGraph dependents;                     // by value: values computed from it
   CsrGraph block_members;                  // by block: arguments, then op results (value indices)
   CsrGraph branch_operands;                // by block: what its terminator branches on
-  /// A value a terminator branches on, and that terminator's block.
-  struct BranchUse {
-    std::uint32_t value;  ///< The branch operand.
-    std::uint32_t block;  ///< The block whose terminator reads it.
-    friend bool operator<(const BranchUse& a, const BranchUse& b) {
-      return a.value != b.value ? a.value < b.value : a.block < b.block;
-    }
-  };
-  // The blocks whose terminator branches on a value, as (value, block) pairs sorted by
-  // value and a flag per value: few values are branch operands, so no per-value lists.
-  FlagArray is_branch_operand;
-  LargeArray<BranchUse> branch_uses;
+  /// By value: the blocks whose terminator branches on it (few values are branch operands).
+  SparseRows branch_uses;
   /// By value: the arguments it is forwarded to over some edge, what a sweeping solve follows
   /// instead of `dependents` (derived unless `DependentsNeed::worklist`).
   CsrGraph forwarded_to;
@@ -127,14 +133,26 @@ struct SsaArrays {
     return *block_handles[bi];
   }
 
-  /// The (value, block) pairs of the terminators that branch on value `vi`, by block.
-  [[nodiscard]] std::span<const BranchUse> branch_users(std::size_t vi) const {
-    if (!is_branch_operand[vi]) return {};
-    const BranchUse key{static_cast<std::uint32_t>(vi), 0};
-    const auto first = std::lower_bound(branch_uses.begin(), branch_uses.end(), key);
-    auto last = first;
-    while (last != branch_uses.end() && last->value == key.value) ++last;
-    return {branch_uses.data() + (first - branch_uses.begin()), static_cast<std::size_t>(last - first)};
+  /// The (value, block) pairs of the terminators that branch on value `vi` (`target`: the
+  /// block), by block.
+  [[nodiscard]] std::span<const SparseRows::Entry> branch_users(std::size_t vi) const { return branch_uses.of(vi); }
+
+  /// The operands the shape names of op result `vi`, as integral value indices: a span of the
+  /// shape's own (`shares_operand_rows`) or of `member_operands`.
+  [[nodiscard, gnu::always_inline]] auto shape_operands(const Prog& prog, std::size_t vi) const {
+    if constexpr (shares_operand_rows) {
+      return prog.operands(static_cast<Value>(vi));
+    } else {
+      return member_operands.targets(member_of(vi));
+    }
+  }
+
+  /// Calls `f(x)` for the index `x` of every operand of op result `vi`: the shape's, then
+  /// those of `extras` (a problem's extra operands).
+  template <class F>
+  void for_each_operand(const Prog& prog, const SparseRows& extras, std::size_t vi, F&& f) const {
+    for (const auto& x : shape_operands(prog, vi)) f(static_cast<std::uint32_t>(x));
+    for (const auto& e : extras.of(vi)) f(e.target);
   }
 
   /// Derives every array from `prog`; `extra(v, add)` may `add` more operands
@@ -152,56 +170,56 @@ struct SsaArrays {
   }
 
   /// Derives `dependents` when `derive` skipped them (a sweep that gave up, see `SparseEngine`).
-  void derive_dependents() {
+  void derive_dependents(const Prog& prog) {
     if (has_dependents) return;
-    build_dependents(member_operands, dependents);
+    build_dependents(prog, extra_operands, dependents);
     has_dependents = true;
   }
 
-  /// `member_operands` of `base` with each op result's extra operands
-  /// appended, and the dependents of that union, into `operands` and
-  /// `dependents_out`. Returns false (an extra operand outside the numbering)
-  /// or sets `any` when some op result had extra operands at all, and
-  /// `forward` when the union is a forward numbering (see `operands_forward`).
+  /// The extra operands of each op result (a problem's, over arrays derived without them) into
+  /// `extras`, and the dependents of the shape's operands and those into `dependents_out`.
+  /// Returns false (an extra operand outside the numbering) or sets `any` when some op result
+  /// had extra operands at all, and `forward` when the union is a forward numbering (see
+  /// `operands_forward`).
   template <class Extra>
-  bool with_extra_operands(const Prog& prog, Extra&& extra, CsrGraph& operands, CsrGraph& dependents_out,
+  bool with_extra_operands(const Prog& prog, Extra&& extra, SparseRows& extras, CsrGraph& dependents_out,
                            bool& any, bool& forward) const {
     const std::size_t n = value_count;
-    const auto members = block_members.targets_all();
-    operands.start_rows(members.size(), member_operands.pushed() + members.size());
+    extras.reset(n);
     any = false;
     forward = operands_forward;
     std::uint32_t v = 0;
     auto add = [&](const Value& x) {
       const std::size_t xi = kildall::value_index(prog, x);
       if (xi >= n) return false;
-      operands.push(static_cast<std::uint32_t>(xi));
+      extras.add(v, static_cast<std::uint32_t>(xi));
       any = true;
       forward = forward && xi < v;
       return true;
     };
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      for (const std::uint32_t x : member_operands.targets(m)) operands.push(x);
-      v = members[m];
+    for (const std::uint32_t member : block_members.targets_all()) {
+      v = member;
       if (!is_argument[v] && !extra(value_at(v), add)) return false;
-      operands.end_row();
     }
-    if (any) build_dependents(operands, dependents_out);
+    extras.finish();
+    if (any) build_dependents(prog, extras, dependents_out);
     return true;
   }
 
-  /// The dependents of every value given each member's operands: an op
-  /// result depends on its operands, an argument on what is forwarded to it.
-  void build_dependents(const CsrGraph& operands, CsrGraph& out) const {
+  /// The dependents of every value given each op result's operands (the shape's, then
+  /// `extras`'): an op result depends on its operands, an argument on what is forwarded to it.
+  void build_dependents(const Prog& prog, const SparseRows& extras, CsrGraph& out) const {
     const auto members = block_members.targets_all();
     const auto count_sources = [&](auto&& count) {  // every operand, then every forwarded value
-      for (const std::uint32_t x : operands.targets_all()) count(x);
+      for (const std::uint32_t v : members) {
+        if (!is_argument[v]) for_each_operand(prog, extras, v, count);
+      }
       for (const std::uint32_t x : incoming_value) count(x);
     };
     out.assign_counted(value_count, count_sources, [&](auto&& emit) {
       for (std::size_t m = 0; m < members.size(); ++m) {
         const std::uint32_t v = members[m];
-        for (const std::uint32_t x : operands.targets(m)) emit(x, v);
+        if (!is_argument[v]) for_each_operand(prog, extras, v, [&](std::uint32_t x) { emit(x, v); });
         for (std::uint32_t j = incoming_begin[m]; j < incoming_begin[m + 1]; ++j) emit(incoming_value[j], v);
       }
     });
@@ -209,8 +227,8 @@ struct SsaArrays {
 
   /// Bytes held by the arrays.
   [[nodiscard]] std::size_t bytes() const noexcept {
-    return dependents.bytes() + member_operands.bytes() + block_members.bytes() + branch_operands.bytes() +
-           branch_uses.capacity() * sizeof(BranchUse) + is_branch_operand.capacity() + forwarded_to.bytes() +
+    return dependents.bytes() + member_operands.bytes() + extra_operands.bytes() + block_members.bytes() +
+           branch_operands.bytes() + branch_uses.bytes() + forwarded_to.bytes() +
            out_edges.bytes() +
            is_entry.capacity() +
            is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
@@ -316,8 +334,8 @@ struct SsaArrays {
   }
 
   /// Each block's members (its arguments, then its op results) and branch operands, in block
-  /// order; every op result's operands, in member order; each block's out-edges and what they
-  /// forward.
+  /// order; every op result's operands, in member order (only checked when the shape's own rows
+  /// are read), and its extra operands; each block's out-edges and what they forward.
   template <class Extra>
   bool walk_blocks(const Prog& prog, Extra& extra, EdgeWalk& w) {
     const auto& cfg = prog.cfg();
@@ -325,31 +343,40 @@ struct SsaArrays {
     const std::size_t nb = block_count;
     block_members.start_rows(nb, n);
     branch_operands.start_rows(nb, nb);
-    member_operands.start_rows(n, 2 * n);
-    std::size_t user = 0;  // the op result whose operands are being added
+    member_operands = CsrGraph{};
+    if constexpr (!shares_operand_rows) member_operands.start_rows(n, 2 * n);
+    extra_operands.reset(n);
+    std::size_t user = 0;  // the op result whose operands are being read
     bool forward = true;
-    auto add_operand = [&](const Value& x) {
+    // The index of operand `x` of `user` (at least n: outside the numbering).
+    auto operand_index = [&](const Value& x) {
       const std::size_t xi = kildall::value_index(prog, x);
-      if (xi >= n) return false;
       forward = forward && xi < user;
-      member_operands.push(static_cast<std::uint32_t>(xi));
+      return xi;
+    };
+    auto add_extra = [&](const Value& x) {
+      const std::size_t xi = operand_index(x);
+      if (xi >= n) return false;
+      extra_operands.add(static_cast<std::uint32_t>(user), static_cast<std::uint32_t>(xi));
       return true;
     };
     for (std::size_t bi = 0; bi < nb; ++bi) {
       const Block b = block_at(bi);
       for (const auto& a : prog.block_arguments(b)) {
         if (!place(prog, a, bi, true)) return false;
-        member_operands.end_row();
+        if constexpr (!shares_operand_rows) member_operands.end_row();
         ++w.arguments[bi];
       }
       for (const auto& v : prog.block_values(b)) {
         if (!place(prog, v, bi, false)) return false;
         user = kildall::value_index(prog, v);
         for (const auto& x : prog.operands(v)) {
-          if (!add_operand(x)) return false;
+          const std::size_t xi = operand_index(x);
+          if (xi >= n) return false;
+          if constexpr (!shares_operand_rows) member_operands.push(static_cast<std::uint32_t>(xi));
         }
-        if (!extra(v, add_operand)) return false;
-        member_operands.end_row();
+        if (!extra(v, add_extra)) return false;
+        if constexpr (!shares_operand_rows) member_operands.end_row();
       }
       block_members.end_row();
       if constexpr (SsaProgramWithBranchOperands<Prog>) {
@@ -376,6 +403,7 @@ struct SsaArrays {
         w.forwarded_begin[j + 1] = static_cast<std::uint32_t>(w.forwarded.size());
       }
     }
+    extra_operands.finish();
     operands_forward = forward;
     return true;
   }
@@ -409,18 +437,13 @@ struct SsaArrays {
   bool finish_edges(const EdgeWalk& w) {
     const std::size_t n = value_count;
     const std::size_t nb = block_count;
-    is_branch_operand.assign(n, false);
-    branch_uses.clear();
-    branch_uses.reserve(branch_operands.pushed());
+    // (A branch's condition is mostly computed in its own block, so the pairs usually come in
+    // value order already; sorting them every time cost 12 instructions per op at 1e6.)
+    branch_uses.reset(n);
     for (std::size_t b = 0; b < nb; ++b) {
-      for (const std::uint32_t x : branch_operands.targets(b)) {
-        is_branch_operand[x] = true;
-        branch_uses.push_back({x, static_cast<std::uint32_t>(b)});
-      }
+      for (const std::uint32_t x : branch_operands.targets(b)) branch_uses.add(x, static_cast<std::uint32_t>(b));
     }
-    // A branch's condition is mostly computed in its own block, so the pairs usually come in
-    // value order already: checking is one pass; sorting cost 12 instructions per op at 1e6.
-    if (!std::is_sorted(branch_uses.begin(), branch_uses.end())) std::sort(branch_uses.begin(), branch_uses.end());
+    branch_uses.finish();
     // For each argument, what each in-edge passes to it.
     const auto& arguments = w.arguments;
     const std::size_t edge_count = w.by_source.size();
@@ -495,7 +518,7 @@ struct SsaArrays {
         }
       }
     }
-    if (need != DependentsNeed::sweep || !operands_forward) derive_dependents();
+    if (need != DependentsNeed::sweep || !operands_forward) derive_dependents(prog);
     return true;
   }
 };
