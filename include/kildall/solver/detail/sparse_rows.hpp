@@ -25,10 +25,13 @@ class SparseRows {
     std::uint32_t target;  ///< One of its targets.
   };
 
-  /// Starts over with `rows` rows, none with a target.
-  void reset(std::size_t rows) {
+  /// Starts over with `rows` rows, none with a target, with room for `pairs` pairs (a hint:
+  /// an array grown by doubling is allocated again at every size, each a fresh mapping on a
+  /// large function).
+  void reset(std::size_t rows, std::size_t pairs = 0) {
     rows_ = rows;
     entries_.clear();
+    entries_.reserve(pairs);
     flagged_.clear();
   }
   /// Adds `target` to row `row` (after the row's earlier targets).
