@@ -848,7 +848,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
 
   /// Points the solve at the shape's arrays: the prepared index's, or
   /// arrays derived here (with the problem's extra operands). A problem with
-  /// extra operands over a prepared index gets its own operand rows and
+  /// extra operands over a prepared index gets its own relation of them and
   /// dependents over the union. False (status `invalid_input`) when the
   /// shape names a value or block outside its own numbering.
   /// `may_sweep`: a fresh solve, which sweeps when it can (see the file comment).

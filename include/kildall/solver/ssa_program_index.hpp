@@ -10,7 +10,8 @@
 /// analysis after every pass that left the function unchanged), building the
 /// index once and handing it to `solve_sparse(index, problem)` does that work
 /// once. A problem with `extra_operands` is layered on top at solve time (its
-/// operand rows, dependents and order over the union); the rest is shared.
+/// extra operands, and the dependents and order over the union); the rest is
+/// shared.
 ///
 /// The index refers to the shape and reads it after construction only through
 /// the value and block handles it stored and, for a shape that hands out its
