@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "classic_analyses/constant_propagation.hpp"
@@ -112,6 +113,27 @@ TEST_CASE("an extra operand outside the numbering is invalid input over an index
   CHECK(via_index.lookup(op_result) == nullptr);
   // The index is untouched: a good problem over it still solves.
   CHECK(kildall::solve_sparse(index, Sccp{&shape}).converged());
+}
+
+TEST_CASE("an operand outside the numbering, in operand spans the solver reads in place, is invalid input") {
+  // The classic shape hands out its operands as spans of value indices: the solver keeps no
+  // copy of them and would read them at every visit, so the derivation must refuse the shape.
+  classic::SsaProgram program;
+  program.blocks.resize(1);
+  program.values.push_back({classic::Op::constant, 0, 3});
+  program.values.push_back({classic::Op::add, 0, 0, 0, 9});  // rhs: no value 9
+  program.blocks[0].values = {0, 1};
+  const auto cfg = classic::control_flow_graph(program);
+  const auto shape = classic::ssa_shape(program, cfg);
+  static_assert(kildall::detail::SsaArrays<std::remove_cvref_t<decltype(shape)>>::shares_operand_rows);
+  const classic::ConstantPropagation<decltype(shape)> sccp{&shape};
+  const kildall::SsaProgramIndex index(shape);
+  CHECK_FALSE(index.valid());
+  for (const auto& r : {kildall::solve_sparse(index, sccp), kildall::solve_sparse(shape, sccp)}) {
+    CHECK(r.status() == kildall::SolveStatus::invalid_input);
+    CHECK(r.lookup(0) == nullptr);
+    CHECK(r.lookup(1) == nullptr);
+  }
 }
 
 TEST_CASE("an index of an invalid shape is not valid, and a solve over it reports invalid input") {
