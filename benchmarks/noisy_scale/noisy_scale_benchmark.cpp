@@ -15,7 +15,8 @@
 // windows), lp_bound (the LP relaxation of the pooled cuts), pooled_cuts,
 // zero_half_cuts ({0,1/2}-cuts in that LP), lagrangian_bound (by blocks on
 // its duals), pieces (of that decomposition), windows (solved by the
-// neighbourhood search), improved (windows whose solution was kept).
+// neighbourhood search), improved (windows whose solution was kept),
+// rejected (windows solved again with their outputs at their present noise).
 //
 // BM_Rebalance (issue 18 item 4): `rebalance_and_place` (rebalance.hpp) on
 // programs written as chains (dot products, polynomials term by term, sums
@@ -88,6 +89,7 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["pieces"] = static_cast<double>(s.window_pieces);
   state.counters["windows"] = static_cast<double>(s.windows_solved);
   state.counters["improved"] = static_cast<double>(s.windows_improved);
+  state.counters["rejected"] = static_cast<double>(s.windows_rejected);
 }
 
 void run_rebalance(benchmark::State& state, const noisy_scale::Program& g) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -55,8 +56,11 @@ struct Evaluation {
   std::uint64_t total = 0;  // sum of value noise over add/sub/mul/join vertices
 };
 
+/// `forced` (optional): a vertex whose value is taken to have the given noise
+/// instead of its own (what its readers see; its own checks are unchanged).
 inline Evaluation evaluate(const Dag& g, const std::vector<bool>& reduced, std::uint64_t initial = 12,
-                           std::uint64_t maximum = 26, std::uint64_t input = 12) {
+                           std::uint64_t maximum = 26, std::uint64_t input = 12,
+                           std::optional<std::pair<std::size_t, std::uint64_t>> forced = std::nullopt) {
   const std::size_t n = boost::num_vertices(g);
   Evaluation e;
   e.own.assign(n, 0);
@@ -88,6 +92,7 @@ inline Evaluation evaluate(const Dag& g, const std::vector<bool>& reduced, std::
     e.own[v] = own;
     e.value[v] = reducible && v < reduced.size() && reduced[v] ? initial : own;
     if (checked && (own > maximum || e.value[v] > maximum)) e.legal = false;
+    if (forced && forced->first == v) e.value[v] = forced->second;
     if (reducible || k == NoisyOp::join) e.total += e.value[v];
   }
   return e;

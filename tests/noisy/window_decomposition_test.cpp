@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <random>
 #include <set>
 #include <utility>
 #include <vector>
@@ -87,6 +88,40 @@ NoiseParameters parameters_for(std::uint32_t seed) {
 }
 
 std::size_t count(const std::vector<bool>& mask) { return static_cast<std::size_t>(std::count(mask.begin(), mask.end(), true)); }
+
+// A random program whose values are each read at most once (a forest of
+// add/sub/mul over encodes): raising one value changes one path only.
+Dag forest(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Dag g;
+  std::vector<std::size_t> unread;
+  const auto fresh = [&] { unread.push_back(noisy_test::add(g, NoisyOp::encode, {noisy_test::add(g, NoisyOp::plain)})); };
+  for (int i = 0; i < 3; ++i) fresh();
+  for (std::size_t made = 0; made < 8 + seed % 8;) {
+    if (unread.size() < 2 || rng() % 4 == 0) {
+      fresh();
+      continue;
+    }
+    const auto take = [&] {  // one of the four most recent values not read yet
+      const std::size_t at = unread.size() - 1 - rng() % std::min<std::size_t>(unread.size(), 4);
+      const std::size_t v = unread[at];
+      unread.erase(unread.begin() + static_cast<std::ptrdiff_t>(at));
+      return v;
+    };
+    const std::size_t a = take(), b = take();
+    const unsigned r = rng() % 10;
+    unread.push_back(noisy_test::add(g, r < 3 ? NoisyOp::mul : r < 8 ? NoisyOp::add : NoisyOp::sub, {a, b}));
+    ++made;
+  }
+  return g;
+}
+
+// Whether every checked op from vertex `from` on is within the maximum (vertex order is the window order here).
+bool legal_from(const Dag& g, const noisy_test::Evaluation& e, std::size_t from, std::uint64_t maximum) {
+  for (std::size_t v = from; v < boost::num_vertices(g); ++v)
+    if (is_checked(g[v].kind) && (e.own[v] > maximum || e.value[v] > maximum)) return false;
+  return true;
+}
 
 }  // namespace
 
@@ -356,6 +391,40 @@ TEST_CASE("the neighbourhood search asks `stop` before each window with the coun
     }
   }
   CHECK(stopped > 5);
+}
+
+TEST_CASE("noise allowances: a value raised one above its allowance breaks an op after the window; on forests, raised to it, none") {
+  std::size_t limited = 0, exact = 0;
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) {
+    const bool tree = seed % 3 == 0;
+    const Dag g = tree ? forest(seed) : program_for(seed);
+    const NoiseParameters p = parameters_for(seed);
+    CAPTURE(seed);
+    const CompactNoisyProgram compact = compact_program(g);
+    const std::vector<bool> start = placement_mask(g, place_reduce_noise_greedy(g, p));
+    if (!noisy_test::evaluate(g, start, p.initial, p.maximum, p.input).legal) continue;
+    const std::vector<std::uint32_t> order = window_order(compact);
+    REQUIRE(order.size() == compact.size());
+    for (std::uint32_t k = 0; k < order.size(); ++k) REQUIRE(order[k] == k);
+    const PlacedNoise noise = evaluate_placement(compact, start, p);
+    const auto n = static_cast<std::uint32_t>(compact.size());
+    for (const std::uint32_t from : {n / 3, n / 2, 2 * n / 3}) {
+      const std::vector<std::uint64_t> allowed = kildall::noisy::detail::noise_allowances(compact, order, from, start, noise, p);
+      for (std::uint32_t v = 0; v < n; ++v) {
+        CHECK(allowed[v] >= noise.value[v]);
+        if (allowed[v] >= noise_saturation) continue;
+        ++limited;
+        const auto above = noisy_test::evaluate(g, start, p.initial, p.maximum, p.input, std::pair{std::size_t{v}, allowed[v] + 1});
+        CHECK_FALSE(legal_from(g, above, from, p.maximum));
+        if (!tree) continue;
+        const auto at = noisy_test::evaluate(g, start, p.initial, p.maximum, p.input, std::pair{std::size_t{v}, allowed[v]});
+        CHECK(legal_from(g, at, from, p.maximum));
+        ++exact;
+      }
+    }
+  }
+  MESSAGE(limited << " allowances below saturation checked, " << exact << " of them on forests");
+  CHECK(exact > 100);
 }
 
 TEST_CASE("window_order: vertex order when topological, else the program's topological order; empty with a cycle") {

@@ -579,6 +579,7 @@ template <NoisyProgram G>
     }
     out.statistics.windows_solved = search.windows;
     out.statistics.windows_improved = search.improved;
+    out.statistics.windows_rejected = search.rejected;
     out.statistics.window_bound = decomposition.bound();
     out.statistics.window_pieces = decomposition.pieces();
     if (bound >= static_cast<double>(count_of(incumbent)) - 1e-9) {

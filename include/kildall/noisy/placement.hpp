@@ -246,6 +246,9 @@ struct PlacementStatistics {
   std::size_t pooled_cuts = 0;       ///< Cuts in that LP.
   std::size_t windows_solved = 0;    ///< Windows solved by the neighbourhood search (lazy).
   std::size_t windows_improved = 0;  ///< Of those, windows whose solution was kept.
+  /// Windows solved again with their values capped at their present noise: the
+  /// gain found under the caps the rest tolerates of each value alone was illegal (lazy).
+  std::size_t windows_rejected = 0;
   double seconds = 0.0;              ///< Whole call.
 };
 

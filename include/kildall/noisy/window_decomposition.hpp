@@ -41,10 +41,15 @@
 /// solve vehicle routing problems"): for a window of the order, hold the
 /// placement outside it, give the window's program each value from before
 /// it at its noise under the placement (a reduction of that input stands for
-/// reducing the value), cap each of its values read after it at its present
-/// noise (ops that are legal only while it stays there, below), solve exactly, and
-/// keep the result when it needs fewer reductions and the whole program,
-/// evaluated again, is legal. Windows slide by half their size between passes.
+/// reducing the value), cap each of its values read after it (ops that are
+/// legal only while it stays within the cap, below) at the most the rest of
+/// the placement tolerates of that value alone (`noise_allowances`: a
+/// backward pass like the required times of static timing analysis), solve
+/// exactly, and keep the result when it needs fewer reductions and the whole
+/// program, evaluated again, is legal. Values raised together can exceed what
+/// each alone may (both operands of a product); such a window is solved again
+/// with its values capped at their present noise, which the rest always
+/// tolerates. Windows slide by half their size between passes.
 /// The solver gets the window's present placement to start from (a solve
 /// that cannot beat it ends once its bound meets it), and a window whose
 /// program and placement are those of a window solved before without gain
@@ -183,6 +188,55 @@ inline std::vector<std::uint32_t> window_starts(const CompactNoisyProgram& p, co
   }
   return starts;
 }
+
+// The largest noise operand `index` of an op of `kind` may have, the other
+// operands at `operands`, with the op's own noise at most `cap`; at least
+// `operands[index]`, which the caller knows to fit. By bisection on
+// `fold_noise` (monotone in every operand).
+inline std::uint64_t largest_operand_noise(NoisyOp kind, std::vector<std::uint64_t>& operands, std::size_t index,
+                                           std::uint64_t cap, const NoiseParameters& parameters) {
+  const std::uint64_t present = operands[index];
+  std::uint64_t lo = present, hi = cap + 1;  // fits at lo; not at hi (a rule never lowers the noise)
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    operands[index] = mid;
+    if (fold_noise(kind, operands, parameters) <= cap) lo = mid;
+    else hi = mid;
+  }
+  operands[index] = present;
+  return lo;
+}
+
+// The largest noise each value may have with the rest of the placement
+// `reduced` held and every other value at its present noise `noise`, counting
+// only its readers at positions `from` and after of `order`
+// (`noise_saturation`: none of them limits it). A backward pass, like the
+// required times of static timing analysis: a checked op's own noise may
+// reach `maximum`, and an op not reduced may not exceed what its own value is
+// allowed. Raising two values at once may break what each alone may (both
+// operands of a product): callers check the whole program again.
+inline std::vector<std::uint64_t> noise_allowances(const CompactNoisyProgram& p, const std::vector<std::uint32_t>& order,
+                                                   std::uint32_t from, const std::vector<bool>& reduced,
+                                                   const PlacedNoise& noise, const NoiseParameters& parameters) {
+  std::vector<std::uint64_t> allowed(p.size(), noise_saturation);
+  std::vector<std::uint64_t> in;
+  for (std::size_t k = order.size(); k-- > from;) {
+    const std::uint32_t r = order[k];
+    if (!depends_on_operands(p.kind[r])) continue;
+    std::uint64_t cap = is_checked(p.kind[r]) ? parameters.maximum : noise_saturation;
+    if (!(is_reducible(p.kind[r]) && reduced[r])) cap = std::min(cap, allowed[r]);
+    if (cap >= noise_saturation) continue;
+    const auto operands = p.operands(r);
+    in.clear();
+    for (const std::uint32_t o : operands) in.push_back(noise.value[o]);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      allowed[operands[i]] = std::min(allowed[operands[i]], largest_operand_noise(p.kind[r], in, i, cap, parameters));
+  }
+  return allowed;
+}
+
+// What one window's solve did to the placement.
+enum class WindowAttempt : std::uint8_t { no_gain, improved, illegal };
 
 // A 64-bit fingerprint of a window's program and a placement of it (FNV-1a
 // over its kinds, operands and the placement).
@@ -420,6 +474,10 @@ struct WindowSearchStatistics {
   std::size_t improved = 0;  ///< Windows whose solution was kept.
   std::size_t passes = 0;    ///< Passes over the program.
   std::size_t skipped = 0;   ///< Windows not solved again: the same program and placement as one solved without gain.
+  /// Windows whose gain, with their values read after them capped at what the
+  /// rest tolerates of each alone, made the whole program illegal (solved again
+  /// with those values capped at their present noise).
+  std::size_t rejected = 0;
 };
 
 /// Large neighbourhood search over windows (see the file comment): a legal
@@ -455,67 +513,86 @@ struct WindowSearchStatistics {
       const std::uint32_t first = starts[w];
       const std::uint32_t last = w + 1 < starts.size() ? starts[w + 1] : static_cast<std::uint32_t>(order.size());
       const PlacedNoise noise = evaluate_placement(program, reduced, parameters);
-      detail::WindowProgramBuilder b(parameters);
-      std::size_t present = 0;
-      std::vector<std::uint32_t> touched;
-      const auto input = [&](std::uint32_t o) {
-        if (outside[o] != npos) return outside[o];
-        touched.push_back(o);
-        std::uint32_t v = 0;
-        if (!depends_on_operands(program.kind[o])) v = b.op(program.kind[o], {}, npos);
-        else v = b.level(std::max<std::uint64_t>(noise.value[o], parameters.initial), is_reducible(program.kind[o]) ? o : npos);
-        return outside[o] = v;
-      };
-      for (std::uint32_t k = first; k < last; ++k) {
-        const std::uint32_t v = order[k];
-        std::vector<std::uint32_t> ops;
-        for (const std::uint32_t o : program.operands(v)) ops.push_back(position[o] >= first ? id[o] : input(o));
-        id[v] = b.op(program.kind[v], std::move(ops), v);
-        touched.push_back(v);
-        present += is_reducible(program.kind[v]) && reduced[v] ? 1 : 0;
-      }
-      for (std::uint32_t k = first; k < last; ++k) {
-        const std::uint32_t v = order[k];
-        if (last_reader[v] < last || !depends_on_operands(program.kind[v])) continue;
-        if (noise.value[v] >= parameters.initial && noise.value[v] < parameters.maximum)
-          b.cap(id[v], noise.value[v], is_reducible(program.kind[v]) ? v : npos);
-      }
-      const std::vector<std::uint32_t> stands_for = b.stands_for();
-      const CompactNoisyProgram sub = b.take();
-      // The present placement in the window's program (legal there: every
-      // input at its present noise, every cap at it).
-      std::vector<bool> start(sub.size(), false);
-      for (std::uint32_t k = first; k < last; ++k) start[id[order[k]]] = reduced[order[k]] && is_reducible(program.kind[order[k]]);
-      for (const std::uint32_t v : touched) id[v] = outside[v] = npos;
-      if (present == 0) continue;
-      // The same window program with the same placement as a window solved
-      // before without gain (nothing changed around it since): skipped.
-      const std::uint64_t key = detail::window_fingerprint(sub, start);
-      if (tried.count(key) != 0) {
-        ++stats.skipped;
-        continue;
-      }
-      const auto until = std::min(options.deadline, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                           std::chrono::duration<double>(options.window_seconds)));
-      const WindowSolution s = solve(sub, until, start);
-      ++stats.windows;
-      if (s.reduced.size() != sub.size() || count(s.reduced) >= present) {
-        tried.insert(key);
-        continue;
-      }
-      std::vector<bool> candidate = reduced;
-      for (std::uint32_t k = first; k < last; ++k) candidate[order[k]] = false;
-      bool mapped = true;
-      for (std::uint32_t v = 0; v < sub.size(); ++v)
-        if (s.reduced[v] && is_reducible(sub.kind[v])) {
-          if (stands_for[v] == npos) mapped = false;
-          else candidate[stands_for[v]] = true;
+      // The noise each value read after the window may reach (the caps): what
+      // the rest of the placement, held, tolerates of it alone (`allowed`), or
+      // its present noise (`allowed` empty: the fallback when raising several
+      // at once made the whole program illegal).
+      const auto attempt = [&](const std::vector<std::uint64_t>& allowed) -> detail::WindowAttempt {
+        detail::WindowProgramBuilder b(parameters);
+        std::size_t present = 0;
+        std::vector<std::uint32_t> touched;
+        const auto input = [&](std::uint32_t o) {
+          if (outside[o] != npos) return outside[o];
+          touched.push_back(o);
+          std::uint32_t v = 0;
+          if (!depends_on_operands(program.kind[o])) v = b.op(program.kind[o], {}, npos);
+          else v = b.level(std::max<std::uint64_t>(noise.value[o], parameters.initial), is_reducible(program.kind[o]) ? o : npos);
+          return outside[o] = v;
+        };
+        for (std::uint32_t k = first; k < last; ++k) {
+          const std::uint32_t v = order[k];
+          std::vector<std::uint32_t> ops;
+          for (const std::uint32_t o : program.operands(v)) ops.push_back(position[o] >= first ? id[o] : input(o));
+          id[v] = b.op(program.kind[v], std::move(ops), v);
+          touched.push_back(v);
+          present += is_reducible(program.kind[v]) && reduced[v] ? 1 : 0;
         }
-      if (!mapped || count(candidate) >= count(reduced)) continue;
-      if (!is_legal_placement(program, evaluate_placement(program, candidate, parameters), parameters)) continue;
-      reduced = std::move(candidate);
-      ++stats.improved;
-      improved = true;
+        for (std::uint32_t k = first; k < last; ++k) {
+          const std::uint32_t v = order[k];
+          if (last_reader[v] < last || !depends_on_operands(program.kind[v])) continue;
+          // (A cap at the maximum or above is left to the value's own check; an
+          // unchecked value keeps its present noise as the cap then.)
+          std::uint64_t cap = noise.value[v];
+          if (!allowed.empty() && (allowed[v] < parameters.maximum || is_checked(program.kind[v]))) cap = std::max(cap, allowed[v]);
+          if (cap >= parameters.initial && cap < parameters.maximum) b.cap(id[v], cap, is_reducible(program.kind[v]) ? v : npos);
+        }
+        const std::vector<std::uint32_t> stands_for = b.stands_for();
+        const CompactNoisyProgram sub = b.take();
+        // The present placement in the window's program (legal there: every
+        // input at its present noise, every cap at least at it).
+        std::vector<bool> start(sub.size(), false);
+        for (std::uint32_t k = first; k < last; ++k) start[id[order[k]]] = reduced[order[k]] && is_reducible(program.kind[order[k]]);
+        for (const std::uint32_t v : touched) id[v] = outside[v] = npos;
+        if (present == 0) return detail::WindowAttempt::no_gain;
+        // The same window program with the same placement as a window solved
+        // before without gain (nothing changed around it since): skipped.
+        const std::uint64_t key = detail::window_fingerprint(sub, start);
+        if (tried.count(key) != 0) {
+          ++stats.skipped;
+          return detail::WindowAttempt::no_gain;
+        }
+        const auto until = std::min(options.deadline, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                             std::chrono::duration<double>(options.window_seconds)));
+        const WindowSolution s = solve(sub, until, start);
+        ++stats.windows;
+        if (s.reduced.size() != sub.size() || count(s.reduced) >= present) {
+          tried.insert(key);
+          return detail::WindowAttempt::no_gain;
+        }
+        std::vector<bool> candidate = reduced;
+        for (std::uint32_t k = first; k < last; ++k) candidate[order[k]] = false;
+        for (std::uint32_t v = 0; v < sub.size(); ++v)
+          if (s.reduced[v] && is_reducible(sub.kind[v])) {
+            if (stands_for[v] == npos) return detail::WindowAttempt::no_gain;
+            candidate[stands_for[v]] = true;
+          }
+        if (count(candidate) >= count(reduced)) return detail::WindowAttempt::no_gain;
+        if (!is_legal_placement(program, evaluate_placement(program, candidate, parameters), parameters)) {
+          tried.insert(key);
+          return detail::WindowAttempt::illegal;
+        }
+        reduced = std::move(candidate);
+        return detail::WindowAttempt::improved;
+      };
+      detail::WindowAttempt result = attempt(detail::noise_allowances(program, order, last, reduced, noise, parameters));
+      if (result == detail::WindowAttempt::illegal) {
+        ++stats.rejected;
+        result = attempt({});
+      }
+      if (result == detail::WindowAttempt::improved) {
+        ++stats.improved;
+        improved = true;
+      }
     }
     ++stats.passes;
     idle_passes = improved ? 0 : idle_passes + 1;
