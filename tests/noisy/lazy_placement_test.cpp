@@ -152,6 +152,37 @@ TEST_CASE("a start placement: legal ones (an optimum, any legal one) leave the r
   CHECK(checked > 80);
 }
 
+TEST_CASE("a start's cuts (LazyTuning::start_cuts): each is hit by every legal placement, the optimum stays the brute force's, and an optimal start needs fewer rounds") {
+  std::size_t rounds_with = 0, rounds_without = 0;
+  int checked = 0;
+  for (std::uint32_t seed = 1; seed <= 120; ++seed) {
+    const Dag g = noisy_test::random_program(seed, 4 + seed % 9, seed % 3 == 0 ? 0.45 : 0.25);
+    CAPTURE(seed);
+    const auto best = noisy_test::brute_force(g);
+    if (best.count <= 0) continue;
+    const auto legal = noisy_test::legal_placements(g);
+    std::vector<bool> optimum;
+    for (const auto& m : legal)
+      if (static_cast<int>(std::count(m.begin(), m.end(), true)) == best.count) optimum = m;
+    for (const bool start_cuts : {true, false}) {
+      PlacementOptions o;
+      o.lazy.program_frontier_states = 0;
+      o.lazy.start_cuts = start_cuts;
+      std::vector<std::vector<std::uint32_t>> cuts;
+      const auto r = detail::lazy_placement(g, {}, o, &cuts, optimum);
+      CHECK(r.status == PlacementStatus::optimal);
+      CHECK(static_cast<int>(r.reduce_after.size()) == best.count);
+      for (const auto& cut : cuts)
+        for (const auto& m : legal) CHECK(std::any_of(cut.begin(), cut.end(), [&](std::uint32_t v) { return m[v]; }));
+      (start_cuts ? rounds_with : rounds_without) += r.statistics.rounds;
+    }
+    ++checked;
+  }
+  MESSAGE(checked << " programs: " << rounds_with << " rounds with the start's cuts, " << rounds_without << " without");
+  CHECK(checked > 60);
+  CHECK(rounds_with < rounds_without);
+}
+
 TEST_CASE("the issue's random DAGs (8..18 ops): the optimum of an exhaustive search") {
   for (std::uint32_t seed = 1; seed <= 120; ++seed) {
     const auto g = noisy_scale::random_dag(8 + seed % 11, seed);

@@ -15,7 +15,9 @@
 ///      placement is optimal for both objective levels and nothing else runs;
 ///   1. greedy placement, improved by `drop_redundant_reductions`: the first
 ///      legal placement (the incumbent), in milliseconds;
-///   2. the noise analysis of the master's placement `R` (at first: none);
+///   2. the noise analysis of the master's placement `R` (at first: none;
+///      given a legal start placement, the master first holds the cuts at the
+///      violations of the start less each of its reductions, one at a time);
 ///      every violation gives a certified cut from its critical cone; the
 ///      placement repaired and pruned (`local_search.hpp`) may improve the
 ///      incumbent;
@@ -168,7 +170,9 @@ inline HittingSetResult glpk_hitting_set(const HittingSetPart& hp, std::chrono::
 /// index lists; each is hit by every legal placement of `program`).
 /// `start_placement` (optional, per vertex index): a placement to start from; when it
 /// is legal and has fewer reductions than the greedy one, it is the first
-/// incumbent (so the loop ends as soon as the bound meets it).
+/// incumbent (so the loop ends as soon as the bound meets it). When it is legal
+/// (and the program acyclic), with `LazyTuning::start_cuts`, the master starts
+/// with the cuts that explain each of its reductions.
 template <NoisyProgram G>
 [[nodiscard]] PlacementResult<vertex_t<G>> lazy_placement(const G& program, const NoiseParameters& parameters,
                                                           const PlacementOptions& options,
@@ -227,6 +231,27 @@ template <NoisyProgram G>
   const HardPartSolver hard = [&out](const HittingSetPart& part, clock::time_point until, const std::vector<bool>& hint) {
     return glpk_hitting_set(part, until, hint, out.statistics);
   };
+  // The cuts that explain each reduction of a legal start: the start without
+  // it, and a certified cut at each violation that leaves (valid for every
+  // placement; the master would find most of them only round by round).
+  if (tuning.start_cuts && local && start_placement.size() == n &&
+      is_legal_placement(compact, evaluate_placement(compact, start_placement, parameters), parameters)) {
+    std::vector<bool> without = start_placement;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      if (!without[v]) continue;
+      without[v] = false;
+      const PlacedNoise left = evaluate_placement(compact, without, parameters);
+      for (std::uint32_t u = 0; u < n; ++u) {
+        if (!is_checked(compact.kind[u]) || (left.own[u] <= parameters.maximum && left.value[u] <= parameters.maximum)) continue;
+        if (tuning.two_cuts_per_violation) {
+          for (const CoverCut& cut : separator.separate_both_ways(u, left.value, without)) (void)master.add(cut.ops);
+        } else if (auto cut = separator.separate(u, left.value, without)) {
+          (void)master.add(cut->ops);
+        }
+      }
+      without[v] = true;
+    }
+  }
   std::vector<bool> placed(n, false);  // the master's placement
   double bound = 0.0;
   bool proven = false;
