@@ -44,18 +44,16 @@ WindowSolver exact_solver(const NoiseParameters& parameters) {
 }
 
 // A window solver that also returns its cuts: the lazy strategy's cut loop
-// (without the program's frontier DP, which finds no cuts), from the start it
-// is handed, which must be legal in the window's program.
+// (without the program's frontier DP, which finds no cuts).
 WindowSolver cut_loop_solver(const NoiseParameters& parameters) {
-  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point, const std::vector<bool>& start) {
+  return [parameters](const CompactNoisyProgram& sub, std::chrono::steady_clock::time_point, const std::vector<bool>&) {
     WindowSolution s;
     PlacementOptions o;
     o.prefer_early = false;
     o.lazy.window_ops = 0;
     o.lazy.program_frontier_states = 0;
-    if (!start.empty()) CHECK(is_legal_placement(sub, evaluate_placement(sub, start, parameters), parameters));
     try {
-      const auto r = kildall::noisy::detail::lazy_placement(sub, parameters, o, &s.cuts, start);
+      const auto r = kildall::noisy::detail::lazy_placement(sub, parameters, o, &s.cuts);
       s.reduced = placement_mask(sub, r.reduce_after);
       s.bound = r.best_bound;
       s.optimal = r.status == PlacementStatus::optimal;
@@ -183,7 +181,7 @@ TEST_CASE("the bound by decomposition is at most the brute-force optimum, and eq
   CHECK(positive > 100);
 }
 
-TEST_CASE("the pooled cuts (pieces of the base, three shifted and the merged decompositions; from a start or not) hold for every legal placement; their LP bound is at most the optimum") {
+TEST_CASE("the pooled cuts (pieces of the base, three shifted and the merged decompositions) hold for every legal placement; their LP bound is at most the optimum") {
   int compared = 0, with_cuts = 0, lp_above_pieces = 0;
   for (std::uint32_t seed = 1; seed <= 160; ++seed) {
     const Dag g = program_for(seed);
@@ -198,12 +196,10 @@ TEST_CASE("the pooled cuts (pieces of the base, three shifted and the merged dec
     CAPTURE(seed);
     const CompactNoisyProgram compact = compact_program(g);
     const auto least = noise_lower_bounds(least_possible_noise(g, p));
-    for (const std::size_t ops : {2, 3, 4}) {
+    for (const std::size_t ops : {2, 3}) {
       WindowOptions o;
       o.ops = ops;
       WindowBound decomposition(compact, least, p, o);
-      // (Pieces of 4 ops from a legal placement's restriction: legal in each piece's program, the solver checks.)
-      if (ops == 4) decomposition.set_start(legal[seed % legal.size()]);
       const auto far = std::chrono::steady_clock::now() + std::chrono::hours(1);
       CHECK(decomposition.solve_pieces(cut_loop_solver(p), far));
       const double pieces = decomposition.bound();

@@ -565,10 +565,6 @@ template <NoisyProgram G>
         }
       });
     };
-    // The pieces start from the incumbent's restriction (legal there): their
-    // cut loops get the cuts that explain its reductions (start_cuts), which
-    // join the pooled LP (docs/performance.md, "Seventh step").
-    decomposition.set_start(incumbent);
     if (tuning.pooled_lp) {
       // The pieces of both decompositions (no merging yet), then the LP.
       if (decomposition.solve_pieces(solve_piece, bound_until)) {
@@ -595,7 +591,6 @@ template <NoisyProgram G>
           tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0)) + lagrangian_reserve;
       // More shifted decompositions first (on the 10,000-op w64 program four of them
       // gave the LP 3,653 where two gave 3,640), then merges.
-      decomposition.set_start(incumbent);  // this thread's best now
       if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
       decomposition.improve(solve_piece, deadline - reserve);
       raise_bound(decomposition.bound());

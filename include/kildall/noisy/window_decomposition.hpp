@@ -18,9 +18,7 @@
 /// spends on the piece's ops, and the sum of the pieces' optima (or of
 /// proven lower bounds of them) is a lower bound of the program's optimum.
 /// Pieces are solved exactly by the caller's solver (the lazy strategy
-/// itself; from the restriction of a legal placement of the whole program
-/// when one is given, which is legal for the piece's program by the same
-/// argument), then merged pairwise while time remains (a merged piece's bound
+/// itself), then merged pairwise while time remains (a merged piece's bound
 /// is at least the sum of its halves'). The bound of a relaxation by
 /// decomposition (cf. Geoffrion 1974, "Lagrangean relaxation for integer
 /// programming", without multipliers); the readers' checks carry what the
@@ -95,8 +93,8 @@ struct WindowSolution {
 /// Solves a window's program (the fewest reductions) by the given time;
 /// the third argument is a legal placement of the window's program to start
 /// from (per vertex: the neighbourhood search's present placement, so a solve
-/// that cannot beat it may stop as soon as its bound meets it; for the bound's
-/// pieces, the restriction of `WindowBound::set_start`'s placement), or empty.
+/// that cannot beat it may stop as soon as its bound meets it), or empty (the
+/// bound's pieces).
 using WindowSolver = std::function<WindowSolution(const CompactNoisyProgram&, std::chrono::steady_clock::time_point,
                                                   const std::vector<bool>&)>;
 
@@ -359,12 +357,6 @@ class WindowBound {
     return bound() > before;
   }
 
-  /// A legal placement of the program (per vertex) whose restriction each piece
-  /// solved from now on gets as its start (legal in the piece's program: its
-  /// outside values there are at most their noise under any placement), e.g.
-  /// the incumbent; empty: none.
-  void set_start(std::vector<bool> placement) { start_ = std::move(placement); }
-
   /// The certified lower bound: the sum of the pieces' bounds.
   [[nodiscard]] double bound() const noexcept {
     double sum = 0.0;
@@ -442,13 +434,7 @@ class WindowBound {
     const std::optional<CompactNoisyProgram> program = piece_program(piece.first, piece.last, &stands_for);
     piece.solved = true;
     if (!program) return;  // no bound from this piece (but that of its halves)
-    std::vector<bool> start;
-    if (start_.size() == p_.size()) {
-      start.assign(program->size(), false);
-      for (std::size_t v = 0; v < stands_for.size(); ++v)
-        start[v] = stands_for[v] != detail::WindowProgramBuilder::npos && is_reducible(program->kind[v]) && start_[stands_for[v]];
-    }
-    const WindowSolution s = solve(*program, until, start);
+    const WindowSolution s = solve(*program, until, {});
     piece.bound = std::max(piece.bound, s.bound);
     piece.optimal = s.optimal;
     if (s.reduced.size() == stands_for.size()) {
@@ -478,7 +464,6 @@ class WindowBound {
   std::vector<std::vector<Piece>> shifted_;  // the shifted decompositions (cuts only)
   std::vector<std::vector<std::uint32_t>> pool_;
   std::vector<bool> placement_;
-  std::vector<bool> start_;
   std::set<std::vector<std::uint32_t>> known_;
   std::size_t merges_ = 0;
 };
