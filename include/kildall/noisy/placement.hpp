@@ -117,8 +117,8 @@ struct LazyTuning {
   /// With a legal start placement on an acyclic program (`lazy_placement`'s
   /// `start_placement`: the neighbourhood search's windows), the master starts
   /// with the cuts that explain each of its reductions: the start without that
-  /// reduction, a cut at each violation it leaves. On the 30,000-op w64
-  /// program a window then takes 4.6 rounds instead of 7.6 (docs/performance.md).
+  /// reduction, a cut at each violation it leaves: fewer rounds per window
+  /// (docs/performance.md, "Seventh step").
   bool start_cuts = true;
   /// The master's hitting-set solver (decomposition, enumeration, frontier DP).
   HittingSetOptions master;
