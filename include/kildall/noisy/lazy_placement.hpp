@@ -239,6 +239,7 @@ template <NoisyProgram G>
     std::vector<bool> without = start_placement;
     for (std::uint32_t v = 0; v < n; ++v) {
       if (!without[v]) continue;
+      if (limited && clock::now() >= deadline) break;  // (a pass over the program per reduction)
       without[v] = false;
       const PlacedNoise left = evaluate_placement(compact, without, parameters);
       for (std::uint32_t u = 0; u < n; ++u) {
