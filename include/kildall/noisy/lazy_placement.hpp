@@ -74,6 +74,7 @@
 #include <unordered_map>
 #include <optional>
 #include <set>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -231,6 +232,18 @@ template <NoisyProgram G>
   const HardPartSolver hard = [&out](const HittingSetPart& part, clock::time_point until, const std::vector<bool>& hint) {
     return glpk_hitting_set(part, until, hint, out.statistics);
   };
+  // The certified cuts (one, or two with `two_cuts_per_violation`) for the
+  // violation at `u` of the placement `mask`, whose values have `noise`, added
+  // to the master; how many were new.
+  const auto add_cuts_at = [&](std::uint32_t u, std::span<const std::uint64_t> noise_of, const std::vector<bool>& mask) {
+    std::size_t added = 0;
+    if (tuning.two_cuts_per_violation) {
+      for (const CoverCut& cut : separator.separate_both_ways(u, noise_of, mask)) added += master.add(cut.ops) ? 1 : 0;
+    } else if (auto cut = separator.separate(u, noise_of, mask)) {
+      added += master.add(cut->ops) ? 1 : 0;
+    }
+    return added;
+  };
   // The cuts that explain each reduction of a legal start: the start without
   // it, and a certified cut at each violation that leaves (valid for every
   // placement; the master would find most of them only round by round).
@@ -242,14 +255,8 @@ template <NoisyProgram G>
       if (limited && clock::now() >= deadline) break;  // (a pass over the program per reduction)
       without[v] = false;
       const PlacedNoise left = evaluate_placement(compact, without, parameters);
-      for (std::uint32_t u = 0; u < n; ++u) {
-        if (!is_checked(compact.kind[u]) || (left.own[u] <= parameters.maximum && left.value[u] <= parameters.maximum)) continue;
-        if (tuning.two_cuts_per_violation) {
-          for (const CoverCut& cut : separator.separate_both_ways(u, left.value, without)) (void)master.add(cut.ops);
-        } else if (auto cut = separator.separate(u, left.value, without)) {
-          (void)master.add(cut->ops);
-        }
-      }
+      for (std::uint32_t u = 0; u < n; ++u)
+        if (exceeds_maximum(compact, left, u, parameters)) (void)add_cuts_at(u, left.value, without);
       without[v] = true;
     }
   }
@@ -335,12 +342,7 @@ template <NoisyProgram G>
     for (std::size_t i = 0; i < n; ++i) noise[i] = analysis.noise_bound(vertices[i]).value_or(0);
     std::size_t added = 0;
     for (const auto& violation : violations) {
-      const auto u = static_cast<std::uint32_t>(vertex_index(program, violation.value));
-      if (tuning.two_cuts_per_violation) {
-        for (const CoverCut& cut : separator.separate_both_ways(u, noise, placed)) added += master.add(cut.ops) ? 1 : 0;
-      } else if (auto cut = separator.separate(u, noise, placed)) {
-        added += master.add(cut->ops) ? 1 : 0;
-      }
+      added += add_cuts_at(static_cast<std::uint32_t>(vertex_index(program, violation.value)), noise, placed);
     }
     if (!violations.empty() && local) {
       if (auto repaired = repair_placement(compact, placed, parameters)) offer(std::move(*repaired));

@@ -52,12 +52,17 @@ struct PlacedNoise {
   return out;
 }
 
+/// True when op `v` of the evaluated program is checked and exceeds the maximum.
+[[nodiscard]] inline bool exceeds_maximum(const CompactNoisyProgram& program, const PlacedNoise& noise, std::uint32_t v,
+                                          const NoiseParameters& parameters) {
+  return is_checked(program.kind[v]) && (noise.own[v] > parameters.maximum || noise.value[v] > parameters.maximum);
+}
+
 /// True when every checked op of the evaluated program is within the maximum.
 [[nodiscard]] inline bool is_legal_placement(const CompactNoisyProgram& program, const PlacedNoise& noise,
                                              const NoiseParameters& parameters) {
   for (std::uint32_t v = 0; v < program.size(); ++v)
-    if (is_checked(program.kind[v]) && (noise.own[v] > parameters.maximum || noise.value[v] > parameters.maximum))
-      return false;
+    if (exceeds_maximum(program, noise, v, parameters)) return false;
   return true;
 }
 
