@@ -448,7 +448,8 @@ template <NoisyProgram G>
     // The fewest reductions found so far, by either thread.
     const auto best_count = [&] { return std::min(count_of(incumbent), search_count.load()); };
     const auto open = [&] { return bound < static_cast<double>(best_count()) - 1e-9; };
-    double lp_seconds = 0.0;
+    double lp_seconds = 0.0;          // the last LP's solve
+    double lagrangian_seconds = 0.0;  // the last Lagrangian bound's
     std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
     std::vector<HittingSetInequality> zero_half;      // {0,1/2}-cuts of the pool at the LP's points
     // The cover cuts of the violations of a placement (they hold for every
@@ -507,12 +508,14 @@ template <NoisyProgram G>
       // The Lagrangian bound on the last LP's duals (the rows it solved with: `pool`, then `zero_half`).
       if (lagrangian && tuning.lagrangian_block_ops > 0 && lp.duals.size() == pool.size() + zero_half.size() &&
           clock::now() < deadline && open()) {
+        const auto lagrangian_start = clock::now();
         const HittingSetLagrangianBound blocks = hitting_set_lagrangian_bound(
             n, pool, lp.duals, lagrangian_block, std::min(deadline, std::max(until, clock::now()) + lagrangian_reserve),
             tuning.lagrangian_block_seconds, zero_half);
         out.statistics.seconds_in_glpk += blocks.seconds;
         out.statistics.lagrangian_bound = std::max(out.statistics.lagrangian_bound, blocks.bound);
         raise_bound(blocks.bound);
+        lagrangian_seconds = std::chrono::duration<double>(clock::now() - lagrangian_start).count();
       }
     };
     // The neighbourhood search from `start`: windows of `neighbourhood_ops` to
@@ -589,15 +592,34 @@ template <NoisyProgram G>
       incumbent = neighbourhood_search(incumbent, false, std::stop_token{}, search);
     }
     if (open() && clock::now() < deadline) {
-      // Merged pieces (their cuts join the pool), then the LP again in the time its last solve took.
-      const auto reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-          tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0)) + lagrangian_reserve;
       // More shifted decompositions first (on the 10,000-op w64 program four of them
-      // gave the LP 3,653 where two gave 3,640), then merges.
-      if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, deadline - reserve, 3);
-      decomposition.improve(solve_piece, deadline - reserve);
-      raise_bound(decomposition.bound());
-      if (tuning.pooled_lp && open() && clock::now() < deadline) pooled_lp_bound(0, deadline, true);
+      // gave the LP 3,653 where two gave 3,640), then merged pieces; their cuts join the
+      // pool, and the LP and the Lagrangian bound run again at the end, in the time kept
+      // for them (1.5 times the last LP's solve, and `lagrangian_reserve`). With time for
+      // more (a long limit: the pool grows by a third between 100 and 600 s on the issue's
+      // 30,000-op w64 program, and its last LP outgrew the time kept from an early one),
+      // they also run whenever the work since the last took four times as long as they did,
+      // so the time kept follows the pool, and the bound rises on the way.
+      const auto seconds = [](double s) { return std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(s)); };
+      std::size_t pooled = decomposition.cuts().size();  // at the last LP
+      for (;;) {
+        const auto end = deadline - seconds(tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0) - lagrangian_reserve;
+        const double refresh = 4.0 * (lp_seconds + lagrangian_seconds);
+        const auto next = clock::now() + seconds(refresh);
+        // An LP on the way only with room after it for as long again as it takes and
+        // half a round's work before the end (else the work goes on to the end).
+        const bool on_the_way = tuning.pooled_lp && lp_seconds > 0.0 && next + seconds(0.875 * refresh) < end;
+        const auto until = on_the_way ? next : end;
+        if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, until, 3);
+        decomposition.improve(solve_piece, until);
+        raise_bound(decomposition.bound());
+        if (!on_the_way || !open() || decomposition.cuts().size() == pooled) break;
+        pooled = decomposition.cuts().size();
+        pooled_lp_bound(0, end, true);
+      }
+      // (Not again on the pool of the last LP and Lagrangian bound.)
+      if (tuning.pooled_lp && open() && clock::now() < deadline && (decomposition.cuts().size() != pooled || lagrangian_seconds == 0.0))
+        pooled_lp_bound(0, deadline, true);
     }
     if (searcher.joinable()) {
       if (!open()) searcher.request_stop();
