@@ -606,8 +606,8 @@ template <NoisyProgram G>
         const auto end = deadline - seconds(tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0) - lagrangian_reserve;
         const double refresh = 4.0 * (lp_seconds + lagrangian_seconds);
         const auto next = clock::now() + seconds(refresh);
-        // An LP on the way only with room after it for as long again as it takes and
-        // half a round's work before the end (else the work goes on to the end).
+        // An LP on the way only when 3.5 times its time (the LP's and the Lagrangian
+        // bound's) is left after this round's work; else the work goes on to the end.
         const bool on_the_way = tuning.pooled_lp && lp_seconds > 0.0 && next + seconds(0.875 * refresh) < end;
         const auto until = on_the_way ? next : end;
         if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, until, 3);
