@@ -1,4 +1,4 @@
-// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts, with further valid inequalities); oracle: brute force over all subsets of small random instances, and instances with a known LP optimum.
+// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts, with further valid inequalities, implied sets left out); oracle: brute force over all subsets of small random instances, instances with a known LP optimum, and a direct subset check.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -129,4 +129,51 @@ TEST_CASE("known: the odd cycle of five pairs with its {0,1/2}-cut (x_0 + ... + 
   CHECK_THROWS_AS((void)hitting_set_lp_bound(5, cycle, seconds, {{{0, 1}, {1}, 1}}), std::invalid_argument);
   CHECK_THROWS_AS((void)hitting_set_lp_bound(5, cycle, seconds, {{{0, 5}, {1, 1}, 1}}), std::invalid_argument);
   CHECK_THROWS_AS((void)hitting_set_lp_bound(5, cycle, seconds, {{{}, {}, 1}}), std::invalid_argument);
+}
+
+TEST_CASE("implied sets (a superset or a repeat of another): found as a direct check finds them, left out with dual 0, the LP and its bound unchanged") {
+  std::mt19937 rng(46);
+  int implied_seen = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    auto [n, sets] = random_instance(rng, 12);
+    CAPTURE(trial);
+    // Add supersets and repeats of some sets.
+    std::uniform_int_distribution<std::size_t> pick(0, sets.size() - 1);
+    std::uniform_int_distribution<std::uint32_t> element(0, static_cast<std::uint32_t>(n - 1));
+    const std::size_t original = sets.size();
+    for (int k = 0; k < 4; ++k) {
+      std::vector<std::uint32_t> bigger = sets[pick(rng)];
+      if (k % 2 == 1) bigger.push_back(element(rng));
+      std::shuffle(bigger.begin(), bigger.end(), rng);
+      sets.push_back(bigger);
+    }
+    const std::vector<bool> implied = implied_sets(n, sets);
+    REQUIRE(implied.size() == sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      bool expected = false;
+      for (std::size_t j = 0; j < sets.size() && !expected; ++j) {
+        if (j == i) continue;
+        const bool subset = std::all_of(sets[j].begin(), sets[j].end(), [&](std::uint32_t e) {
+          return std::find(sets[i].begin(), sets[i].end(), e) != sets[i].end();
+        });
+        const bool superset = std::all_of(sets[i].begin(), sets[i].end(), [&](std::uint32_t e) {
+          return std::find(sets[j].begin(), sets[j].end(), e) != sets[j].end();
+        });
+        expected = subset && (!superset || j < i);  // a proper subset, or an equal set before it
+      }
+      CHECK(implied[i] == expected);
+      implied_seen += implied[i] ? 1 : 0;
+    }
+    const HittingSetLpBound with = hitting_set_lp_bound(n, sets, seconds);
+    const Sets first(sets.begin(), sets.begin() + static_cast<std::ptrdiff_t>(original));
+    const HittingSetLpBound without = hitting_set_lp_bound(n, first, seconds);
+    REQUIRE(with.solved);
+    REQUIRE(without.solved);
+    CHECK(with.lp == doctest::Approx(without.lp));
+    CHECK(with.bound == without.bound);
+    CHECK(with.bound <= static_cast<double>(brute_force(n, sets)));
+    for (std::size_t i = 0; i < sets.size(); ++i)
+      if (implied[i]) CHECK(with.duals[i] == 0.0);
+  }
+  CHECK(implied_seen >= 800);  // every added set is implied (four a trial)
 }

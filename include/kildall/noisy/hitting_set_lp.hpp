@@ -17,7 +17,9 @@
 /// `load_e` summing `a_e y` over the rows (`x_e >= min(1, load_e) x_e` for a
 /// 0/1 `x`, and `sum_e load_e x_e >= sum b y` for every hitting set). The
 /// value is lowered by a margin for rounding, and the integer bound is its
-/// ceiling. Large families may be split into parts of
+/// ceiling. A set that contains another (or repeats an earlier one) is
+/// left out of the LP (`implied_sets`: its row is implied, the LP is the same;
+/// its dual is 0). Large families may be split into parts of
 /// disjoint elements (`hitting_set_lp_bound_by_parts`): the sets across two
 /// parts are left out (a relaxation), and the parts' bounds add up. Used by the lazy strategy's windows phase
 /// (`lazy_placement.hpp`) on the cuts pooled from the pieces of its
@@ -65,6 +67,38 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
 
 }  // namespace detail
 
+/// Per set of `sets` (element lists over `0..n-1`, none empty): true when
+/// another set is a subset of it (an equal set: the first of them is kept).
+/// Its row `sum_{e in S} x_e >= 1` is implied by the smaller one's for
+/// `x >= 0`, so the LP relaxation is the same without it. The pooled
+/// cuts hold about 2/3 such sets (cuts of the same violation found by
+/// overlapping pieces, and the cut loop's own again).
+[[nodiscard]] inline std::vector<bool> implied_sets(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets) {
+  std::vector<std::vector<std::uint32_t>> sorted(sets.size());
+  std::vector<std::vector<std::uint32_t>> by_least(n);  // the sets whose least element is e
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    sorted[i] = sets[i];
+    std::sort(sorted[i].begin(), sorted[i].end());
+    sorted[i].erase(std::unique(sorted[i].begin(), sorted[i].end()), sorted[i].end());
+    by_least[sorted[i].front()].push_back(static_cast<std::uint32_t>(i));
+  }
+  std::vector<bool> implied(sets.size(), false);
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const std::vector<std::uint32_t>& set = sorted[i];
+    // A subset of `set` has its least element in `set`.
+    for (std::size_t k = 0; k < set.size() && !implied[i]; ++k)
+      for (const std::uint32_t j : by_least[set[k]]) {
+        const std::vector<std::uint32_t>& other = sorted[j];
+        if (j == i || other.size() > set.size() || (other.size() == set.size() && j > i)) continue;
+        if (std::includes(set.begin(), set.end(), other.begin(), other.end())) {
+          implied[i] = true;
+          break;
+        }
+      }
+  }
+  return implied;
+}
+
 /// The certified LP bound (see the file comment) of the minimum hitting set
 /// of `sets` (element lists over `0..n-1`), within `time_limit_seconds`,
 /// with the valid `inequalities` as further rows; `std::invalid_argument`
@@ -95,9 +129,15 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
     }
     return lp::LinExpr(x[column[e]]);
   };
-  for (const auto& set : sets) {
+  // Rows implied by a subset's are left out (the same LP; their duals are 0).
+  const std::vector<bool> implied = implied_sets(n, sets);
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    if (implied[i]) {
+      rows.emplace_back();
+      continue;
+    }
     lp::LinExpr row;
-    for (const std::uint32_t e : set) row += variable(e);
+    for (const std::uint32_t e : sets[i]) row += variable(e);
     rows.push_back(model.add(row >= 1.0));
   }
   for (const HittingSetInequality& inequality : inequalities) {
@@ -124,10 +164,12 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
   std::size_t terms = 0;
   out.duals.assign(rows.size(), 0.0);
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i < sets.size() && implied[i]) continue;
     const double dual = s.dual(rows[i]);
     out.duals[i] = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
   }
   for (std::size_t i = 0; i < sets.size(); ++i) {
+    if (implied[i]) continue;  // y = 0 (and its elements may have no column)
     const double y = out.duals[i];
     value += y;
     for (const std::uint32_t e : sets[i]) load[column[e]] += y;
