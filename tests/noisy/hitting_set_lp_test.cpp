@@ -176,4 +176,6 @@ TEST_CASE("implied sets (a superset or a repeat of another): found as a direct c
       if (implied[i]) CHECK(with.duals[i] == 0.0);
   }
   CHECK(implied_seen >= 800);  // every added set is implied (four a trial)
+  CHECK_THROWS_AS((void)implied_sets(3, {{0, 1}, {}}), std::invalid_argument);
+  CHECK_THROWS_AS((void)implied_sets(3, {{0, 3}}), std::invalid_argument);
 }

@@ -72,11 +72,14 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
 /// Its row `sum_{e in S} x_e >= 1` is implied by the smaller one's for
 /// `x >= 0`, so the LP relaxation is the same without it. The pooled
 /// cuts hold about 2/3 such sets (cuts of the same violation found by
-/// overlapping pieces, and the cut loop's own again).
+/// overlapping pieces, and the cut loop's own again). `std::invalid_argument`
+/// for an empty set or an element out of range.
 [[nodiscard]] inline std::vector<bool> implied_sets(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets) {
   std::vector<std::vector<std::uint32_t>> sorted(sets.size());
   std::vector<std::vector<std::uint32_t>> by_least(n);  // the sets whose least element is e
   for (std::size_t i = 0; i < sets.size(); ++i) {
+    if (sets[i].empty()) throw std::invalid_argument("implied_sets: an empty set");
+    if (*std::max_element(sets[i].begin(), sets[i].end()) >= n) throw std::invalid_argument("implied_sets: element out of range");
     sorted[i] = sets[i];
     std::sort(sorted[i].begin(), sorted[i].end());
     sorted[i].erase(std::unique(sorted[i].begin(), sorted[i].end()), sorted[i].end());
