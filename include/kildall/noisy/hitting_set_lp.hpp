@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <kildall/lp/glpk.hpp>
@@ -55,6 +56,15 @@ struct HittingSetLpBound {
 
 namespace detail {
 
+// `std::invalid_argument`, named after `caller`, for an empty set or an element out of range.
+inline void check_sets(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets, const char* caller) {
+  for (const auto& set : sets) {
+    if (set.empty()) throw std::invalid_argument(std::string(caller) + ": an empty set can never be hit");
+    for (const std::uint32_t e : set)
+      if (e >= n) throw std::invalid_argument(std::string(caller) + ": element out of range");
+  }
+}
+
 inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequality>& inequalities) {
   for (const HittingSetInequality& row : inequalities) {
     if (row.coefficients.size() != row.elements.size())
@@ -75,11 +85,10 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
 /// overlapping pieces, and the cut loop's own again). `std::invalid_argument`
 /// for an empty set or an element out of range.
 [[nodiscard]] inline std::vector<bool> implied_sets(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets) {
+  detail::check_sets(n, sets, "implied_sets");
   std::vector<std::vector<std::uint32_t>> sorted(sets.size());
   std::vector<std::vector<std::uint32_t>> by_least(n);  // the sets whose least element is e
   for (std::size_t i = 0; i < sets.size(); ++i) {
-    if (sets[i].empty()) throw std::invalid_argument("implied_sets: an empty set");
-    if (*std::max_element(sets[i].begin(), sets[i].end()) >= n) throw std::invalid_argument("implied_sets: element out of range");
     sorted[i] = sets[i];
     std::sort(sorted[i].begin(), sorted[i].end());
     sorted[i].erase(std::unique(sorted[i].begin(), sorted[i].end()), sorted[i].end());
@@ -111,11 +120,7 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
 [[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets,
                                                             double time_limit_seconds,
                                                             const std::vector<HittingSetInequality>& inequalities = {}) {
-  for (const auto& set : sets) {
-    if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound: an empty set can never be hit");
-    for (const std::uint32_t e : set)
-      if (e >= n) throw std::invalid_argument("hitting_set_lp_bound: element out of range");
-  }
+  detail::check_sets(n, sets, "hitting_set_lp_bound");
   detail::check_inequalities(n, inequalities);
   HittingSetLpBound out;
   out.lp = std::nan("");
@@ -211,11 +216,9 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
   for (const std::uint32_t k : part) parts = std::max(parts, k + 1);
   std::vector<std::vector<std::vector<std::uint32_t>>> by_part(parts);
   std::vector<std::vector<std::size_t>> index_by_part(parts);  // row indices (sets, then inequalities)
+  detail::check_sets(n, sets, "hitting_set_lp_bound_by_parts");
   for (std::size_t i = 0; i < sets.size(); ++i) {
     const auto& set = sets[i];
-    if (set.empty()) throw std::invalid_argument("hitting_set_lp_bound_by_parts: an empty set can never be hit");
-    for (const std::uint32_t e : set)
-      if (e >= n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: element out of range");
     const std::uint32_t k = part[set.front()];
     if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) {
       by_part[k].push_back(set);
