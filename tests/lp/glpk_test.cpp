@@ -205,6 +205,77 @@ TEST_CASE("transportation LP: optimal with a dual certificate; interior point ag
   CHECK(lagrangian_bound(mx, sx) == doctest::Approx(sx.objective));
 }
 
+TEST_CASE("start basis: an LP re-solved from its optimal basis after rows and variables were added matches a solve from scratch") {
+  // Oracle: the same LP solved from scratch (objective), the dual certificate, feasibility.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> pick(0, 29), size(1, 5), weight(1, 4);
+    Model m;
+    std::vector<Var> x;
+    LinExpr cost;
+    const auto add_variables = [&](int count) {
+      for (int i = 0; i < count; ++i) {
+        x.push_back(m.add_continuous(0.0, 1.0));
+        cost.add_term(x.back(), weight(rng));
+      }
+      m.minimize(cost);
+    };
+    const auto add_rows = [&](int count) {  // fractional covers of random sets of the variables so far
+      std::uniform_int_distribution<std::size_t> any(0, x.size() - 1);
+      for (int r = 0; r < count; ++r) {
+        LinExpr row;
+        std::vector<std::size_t> members;
+        for (int k = size(rng); k > 0; --k) members.push_back(any(rng));
+        std::sort(members.begin(), members.end());
+        members.erase(std::unique(members.begin(), members.end()), members.end());
+        for (const std::size_t j : members) row += x[j];
+        (void)m.add(row >= 1.0);
+      }
+    };
+    add_variables(20);
+    add_rows(25);
+    const Solution first = solve_glpk(m);
+    REQUIRE(first.status == SolveStatus::optimal);
+    REQUIRE(first.basis.variables.size() == m.num_vars());
+    REQUIRE(first.basis.rows.size() == m.num_row_slots());
+    CHECK(std::count(first.basis.variables.begin(), first.basis.variables.end(), BasisStatus::basic) +
+              std::count(first.basis.rows.begin(), first.basis.rows.end(), BasisStatus::basic) ==
+          static_cast<std::ptrdiff_t>(m.num_row_slots()));
+    if (seed % 2 == 0) add_variables(5);
+    add_rows(10 + pick(rng));
+    const Solution cold = solve_glpk(m);
+    const Solution warm = GlpkSolver().solve_from(m, first.basis);
+    REQUIRE(cold.status == SolveStatus::optimal);
+    REQUIRE(warm.status == SolveStatus::optimal);
+    CHECK(warm.message.empty());
+    CHECK(warm.objective == doctest::Approx(cold.objective));
+    CHECK(feasible(m, warm.values, 1e-7));
+    CHECK(lagrangian_bound(m, warm) == doctest::Approx(warm.objective));
+    CHECK(warm.basis.rows.size() == m.num_row_slots());
+  }
+}
+
+TEST_CASE("start basis: one GLPK cannot use is dropped and the LP solved from scratch; MIPs ignore it") {
+  Model m;
+  const Var a = m.add_continuous(0.0, 1.0), b = m.add_continuous(0.0, 1.0), c = m.add_continuous(0.0, 1.0);
+  (void)m.add(a + b >= 1.0);
+  (void)m.add(b + c >= 1.0);
+  m.minimize(a + 2.0 * b + c);
+  Basis all_basic;  // three basic variables for two rows: not a basis
+  all_basic.variables.assign(3, BasisStatus::basic);
+  all_basic.rows.assign(2, BasisStatus::basic);
+  const Solution s = GlpkSolver().solve_from(m, all_basic);
+  REQUIRE(s.status == SolveStatus::optimal);
+  CHECK(s.objective == doctest::Approx(2.0));
+  CHECK(s.message.find("solved from scratch") != std::string::npos);
+  Model mip = m;
+  mip.set_type(a, VarType::integer);
+  const Solution sm = GlpkSolver().solve_from(mip, all_basic);
+  REQUIRE(sm.status == SolveStatus::optimal);
+  CHECK(sm.objective == doctest::Approx(2.0));
+  CHECK(sm.basis.empty());
+}
+
 TEST_CASE("infeasible and unbounded models, LP and MIP, with and without presolve") {
   for (const bool presolve : {true, false}) {
     const GlpkOptions o{.presolve = presolve};

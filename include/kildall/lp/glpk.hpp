@@ -204,12 +204,16 @@ struct Job {
   std::vector<int> ia, ja;  // 1-based triplets
   std::vector<double> ar;
   std::vector<double> warm;  // 1-based; empty = none
+  std::vector<int> start_col_stat, start_row_stat;  // 1-based GLPK statuses of a start basis; empty = none
   std::chrono::steady_clock::time_point start;
   // output
   int lp_ret = 0, lp_status = 0, mip_ret = 0, mip_status = 0, feas_ret = 0, feas_status = 0;
   bool ran_mip = false, lp_interior = false, used_feasibility_check = false;
   double objective = Solution::nan;
   std::vector<double> x, row_dual, col_dual;
+  std::vector<int> col_stat, row_stat;  // 1-based final basis (sized before, filled for optimal simplex LPs)
+  bool basis_filled = false;
+  int start_ret = 0;                    // glp_simplex's code from the start basis, if it could not use it
   // branch-and-bound state
   double bound = Solution::nan, incumbent = Solution::nan;
   std::int64_t nodes = 0, open_nodes = 0;
@@ -384,7 +388,28 @@ inline void solve_body(void* context) {
         job.lp_status = GLP_OPT;
       }
     }
-    if (!job.lp_interior) solve_relaxation(lp, job, o.presolve);
+    if (!job.lp_interior && !job.start_col_stat.empty()) {
+      // From the given basis: the dual simplex (the basis of an LP before rows
+      // were added stays dual feasible), no presolver (it would drop the basis).
+      for (int j = 1; j <= job.cols; ++j) glp_set_col_stat(lp, j, job.start_col_stat[static_cast<std::size_t>(j)]);
+      for (int i = 1; i <= job.rows; ++i) glp_set_row_stat(lp, i, job.start_row_stat[static_cast<std::size_t>(i)]);
+      glp_smcp parm;
+      glp_init_smcp(&parm);
+      parm.msg_lev = msg_level(o);
+      parm.meth = GLP_DUALP;
+      parm.presolve = GLP_OFF;
+      parm.tm_lim = remaining_ms(job);
+      job.lp_ret = glp_simplex(lp, &parm);
+      if (job.lp_ret == GLP_EBADB || job.lp_ret == GLP_ESING || job.lp_ret == GLP_ECOND) {
+        job.start_ret = job.lp_ret;  // unusable basis: from scratch
+        glp_std_basis(lp);
+        solve_relaxation(lp, job, o.presolve);
+      } else {
+        job.lp_status = glp_get_status(lp);
+      }
+    } else if (!job.lp_interior) {
+      solve_relaxation(lp, job, o.presolve);
+    }
     const bool have_point = job.lp_interior || job.lp_status == GLP_OPT || job.lp_status == GLP_FEAS;
     if (have_point) {
       job.objective = job.lp_interior ? glp_ipt_obj_val(lp) : glp_get_obj_val(lp);
@@ -395,6 +420,11 @@ inline void solve_body(void* context) {
       for (int i = 1; i <= job.rows; ++i) {
         job.row_dual[i - 1] = job.lp_interior ? glp_ipt_row_dual(lp, i) : glp_get_row_dual(lp, i);
       }
+    }
+    if (!job.lp_interior && job.lp_status == GLP_OPT) {
+      job.basis_filled = true;
+      for (int j = 1; j <= job.cols; ++j) job.col_stat[static_cast<std::size_t>(j)] = glp_get_col_stat(lp, j);
+      for (int i = 1; i <= job.rows; ++i) job.row_stat[static_cast<std::size_t>(i)] = glp_get_row_stat(lp, i);
     }
     glp_delete_prob(lp);
     return;
@@ -502,7 +532,22 @@ class GlpkSolver {
       GlpkSolver single = *this;
       return solve_lexicographic(model, single, warm_start);
     }
-    return solve_single(model, warm_start);
+    return solve_single(model, warm_start, nullptr);
+  }
+
+  /// Solves an LP from the basis `start`, typically the `Solution::basis` of
+  /// an earlier solve of the same model before rows or variables were added
+  /// (a warm start: GLPK's dual simplex without its presolver, which stays
+  /// dual feasible from such a basis and needs few pivots). Rows and
+  /// variables beyond `start`'s sizes start basic and at a bound; a status a
+  /// bound does not allow is moved to one it does (GLPK's rule). A start GLPK
+  /// cannot factorize (wrong number of basic statuses, singular) is dropped
+  /// and the LP solved from scratch, as `solve` does; the message says so.
+  /// MIPs, lexicographic models and `LpMethod::interior` ignore the start.
+  [[nodiscard]] Solution solve_from(const Model& model, const Basis& start) const {
+    if (model.is_mip() || model.objectives().size() > 1 || start.empty()) return solve(model);
+    if (std::string why = invalid_options(options_); !why.empty()) return solve(model);  // the same error
+    return solve_single(model, {}, &start);
   }
 
  private:
@@ -518,7 +563,27 @@ class GlpkSolver {
     return {};
   }
 
-  [[nodiscard]] Solution solve_single(const Model& model, std::span<const double> warm_start) const {
+  [[nodiscard]] static int glpk_status(BasisStatus status) noexcept {
+    switch (status) {
+      case BasisStatus::basic: return GLP_BS;
+      case BasisStatus::at_lower: return GLP_NL;
+      case BasisStatus::at_upper: return GLP_NU;
+      case BasisStatus::free: return GLP_NF;
+      case BasisStatus::fixed: return GLP_NS;
+    }
+    return GLP_BS;
+  }
+  [[nodiscard]] static BasisStatus basis_status(int status) noexcept {
+    switch (status) {
+      case GLP_NL: return BasisStatus::at_lower;
+      case GLP_NU: return BasisStatus::at_upper;
+      case GLP_NF: return BasisStatus::free;
+      case GLP_NS: return BasisStatus::fixed;
+      default: return BasisStatus::basic;
+    }
+  }
+
+  [[nodiscard]] Solution solve_single(const Model& model, std::span<const double> warm_start, const Basis* start) const {
     using namespace glpk_detail;
     Solution out;
     const auto t0 = std::chrono::steady_clock::now();
@@ -591,6 +656,21 @@ class GlpkSolver {
     job.x.assign(static_cast<std::size_t>(n), Solution::nan);
     job.col_dual.assign(static_cast<std::size_t>(n), Solution::nan);
     job.row_dual.assign(static_cast<std::size_t>(job.rows), Solution::nan);
+    if (!job.mip) {
+      job.col_stat.assign(static_cast<std::size_t>(n) + 1, GLP_BS);
+      job.row_stat.assign(static_cast<std::size_t>(job.rows) + 1, GLP_BS);
+    }
+    if (start != nullptr && !job.mip) {
+      // Beyond the start: rows basic (their slack), variables nonbasic at a bound.
+      job.start_col_stat.assign(static_cast<std::size_t>(n) + 1, GLP_NL);
+      for (std::size_t j = 0; j < start->variables.size() && j < static_cast<std::size_t>(n); ++j)
+        job.start_col_stat[j + 1] = glpk_status(start->variables[j]);
+      job.start_row_stat.assign(static_cast<std::size_t>(job.rows) + 1, GLP_BS);
+      for (int i = 1; i <= job.rows; ++i) {
+        const auto slot = static_cast<std::size_t>(slot_of_row[static_cast<std::size_t>(i)]);
+        if (slot < start->rows.size()) job.start_row_stat[static_cast<std::size_t>(i)] = glpk_status(start->rows[slot]);
+      }
+    }
     // Warm start: checked here, GLPK would take any integral point blindly.
     std::string warm_note;
     if (!warm_start.empty() && job.mip) {
@@ -627,6 +707,8 @@ class GlpkSolver {
       return out;
     }
     fill(out, job, slot_of_row, model);
+    if (job.start_ret != 0)
+      warm_note = "start basis not usable (GLPK code " + std::to_string(job.start_ret) + "): solved from scratch";
     if (job.warm_given && !job.warm_accepted) warm_note = "warm start rejected by GLPK (not better than its incumbent)";
     if (out.has_solution() && job.mip && options_.polish && !job.polished) {
       warm_note += std::string(warm_note.empty() ? "" : "; ") + "polishing LP failed: point as found by branch-and-cut";
@@ -651,6 +733,13 @@ class GlpkSolver {
           out.reduced_costs = job.col_dual;
           out.row_duals.assign(model.num_row_slots(), Solution::nan);
           for (int i = 1; i <= job.rows; ++i) out.row_duals[static_cast<std::size_t>(slot_of_row[static_cast<std::size_t>(i)])] = job.row_dual[static_cast<std::size_t>(i - 1)];
+          if (job.basis_filled) {
+            out.basis.variables.resize(static_cast<std::size_t>(job.cols));
+            for (int j = 1; j <= job.cols; ++j) out.basis.variables[static_cast<std::size_t>(j - 1)] = basis_status(job.col_stat[static_cast<std::size_t>(j)]);
+            out.basis.rows.assign(model.num_row_slots(), BasisStatus::basic);
+            for (int i = 1; i <= job.rows; ++i)
+              out.basis.rows[static_cast<std::size_t>(slot_of_row[static_cast<std::size_t>(i)])] = basis_status(job.row_stat[static_cast<std::size_t>(i)]);
+          }
           return;
         case GLP_NOFEAS: out.status = SolveStatus::infeasible; out.message = "LP is infeasible"; return;
         case GLP_UNBND: out.status = SolveStatus::unbounded; out.message = "LP is unbounded"; return;

@@ -2,7 +2,7 @@
 /// \file
 /// The result of solving a model, independent of the backend: a status with a
 /// message, the objective value, the best bound and gap of a MIP search, the
-/// primal point, and (for LPs) row duals and reduced costs.
+/// primal point, and (for LPs) row duals, reduced costs and the simplex basis.
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +46,25 @@ enum class SolveStatus : std::uint8_t {
   return "?";
 }
 
+/// Where a variable (or a row's activity) sits in a simplex basis.
+enum class BasisStatus : std::uint8_t {
+  basic,     ///< basic
+  at_lower,  ///< nonbasic at its lower bound
+  at_upper,  ///< nonbasic at its upper bound
+  free,      ///< nonbasic and free (no bound)
+  fixed,     ///< nonbasic and fixed (equal bounds)
+};
+
+/// A simplex basis: the status of every variable (by `Var::index()`) and of
+/// every row slot (by `ConstraintRef::index()`). An LP's optimal basis, to
+/// re-solve from after rows or variables were added (warm start).
+struct Basis {
+  std::vector<BasisStatus> variables;  ///< per variable
+  std::vector<BasisStatus> rows;       ///< per row slot (removed slots: basic)
+  /// True when there is no basis (no statuses).
+  [[nodiscard]] bool empty() const noexcept { return variables.empty() && rows.empty(); }
+};
+
 /// Result of solving a model. Vectors are indexed like the model: `values`
 /// by `Var::index()`, `row_duals` by `ConstraintRef::index()` (removed rows
 /// get NaN).
@@ -67,6 +86,9 @@ struct Solution {
   std::vector<double> values;         ///< primal point (empty without a point)
   std::vector<double> row_duals;      ///< LP only: dual value per row slot (empty for MIPs)
   std::vector<double> reduced_costs;  ///< LP only: reduced cost per variable (empty for MIPs)
+  /// LP solved by the simplex method to optimality: its final basis (empty
+  /// otherwise), e.g. the start of a re-solve after adding rows.
+  Basis basis;
   double seconds = 0.0;               ///< wall time spent in the solver
   std::int64_t nodes = 0;             ///< branch-and-bound nodes (MIP only)
 
