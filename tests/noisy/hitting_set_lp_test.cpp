@@ -1,4 +1,4 @@
-// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts, with further valid inequalities, implied sets left out); oracle: brute force over all subsets of small random instances, instances with a known LP optimum, and a direct subset check.
+// hitting_set_lp (the certified LP relaxation bound of a minimum hitting set, whole and by parts, with further valid inequalities, implied sets left out, and of a growing family re-solved from its last bases); oracle: brute force over all subsets of small random instances, instances with a known LP optimum, a direct subset check, and a solve from scratch.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -178,4 +178,64 @@ TEST_CASE("implied sets (a superset or a repeat of another): found as a direct c
   CHECK(implied_seen >= 800);  // every added set is implied (four a trial)
   CHECK_THROWS_AS((void)implied_sets(3, {{0, 1}, {}}), std::invalid_argument);
   CHECK_THROWS_AS((void)implied_sets(3, {{0, 3}}), std::invalid_argument);
+}
+
+TEST_CASE("a growing family: each solve from the parts' last bases equals a solve of the whole family from scratch; a shrunk family is rejected") {
+  std::mt19937 rng(1973);
+  int grew = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const std::size_t n = 6 + rng() % 10;
+    const Sets all = random_sets(rng, n, 6 + rng() % 18);
+    std::vector<std::uint32_t> part(n);
+    const std::size_t cut = trial % 3 == 0 ? n : 1 + rng() % (n - 1);  // one part, or two
+    for (std::size_t e = 0; e < n; ++e) part[e] = e < cut ? 0 : 1;
+    CAPTURE(trial);
+    GrowingHittingSetLp growing(n, part);
+    Sets sets;
+    std::vector<HittingSetInequality> inequalities;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    double last = 0.0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      sets.push_back(all[i]);
+      if (i % 5 == 0) sets.push_back(all[i]);  // a repeat: left out
+      if (i % 4 != 3 && i + 1 != all.size()) continue;
+      const HittingSetLpBound warm = growing.solve(sets, inequalities, deadline);
+      const HittingSetLpBound cold = hitting_set_lp_bound_by_parts(n, sets, part, deadline, inequalities);
+      REQUIRE(warm.solved);
+      REQUIRE(cold.solved);
+      CHECK(warm.lp == doctest::Approx(cold.lp));
+      CHECK(warm.bound == cold.bound);
+      CHECK(warm.bound >= last);  // more rows: never a weaker LP
+      CHECK(warm.bound <= static_cast<double>(brute_force(n, sets)));
+      CHECK(warm.duals.size() == sets.size() + inequalities.size());
+      grew += warm.bound > last ? 1 : 0;
+      last = warm.bound;
+      // {0,1/2}-cuts at the point join as further rows.
+      for (HittingSetInequality& cut : zero_half_cuts(n, sets, warm.values)) inequalities.push_back(std::move(cut));
+    }
+    if (trial == 0) {
+      Sets fewer(sets.begin(), sets.end() - 1);
+      CHECK_THROWS_AS((void)growing.solve(fewer, inequalities, deadline), std::invalid_argument);
+    }
+  }
+  CHECK(grew >= 150);  // the bound rose after the first solve in many trials
+}
+
+TEST_CASE("a growing family past its deadline: the last solution's duals, 0 for the new rows, still certify its bound") {
+  const Sets cycle{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}};
+  GrowingHittingSetLp growing(6);
+  const auto later = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const HittingSetLpBound first = growing.solve(cycle, {}, later);
+  REQUIRE(first.solved);
+  CHECK(first.bound == 3.0);
+  Sets more = cycle;
+  more.push_back({5});
+  const HittingSetLpBound stale = growing.solve(more, {}, std::chrono::steady_clock::now() - std::chrono::seconds(1));
+  CHECK_FALSE(stale.solved);
+  CHECK(stale.bound == 3.0);
+  REQUIRE(stale.duals.size() == more.size());
+  CHECK(stale.duals.back() == 0.0);
+  const HittingSetLpBound fresh = growing.solve(more, {}, later);
+  CHECK(fresh.solved);
+  CHECK(fresh.bound == 4.0);
 }

@@ -30,8 +30,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kildall/lp/glpk.hpp>
@@ -43,21 +45,24 @@ namespace kildall::noisy {
 /// The LP relaxation bound of a minimum hitting set.
 struct HittingSetLpBound {
   double lp = 0.0;       ///< GLPK's LP optimum (informative; NaN when not solved).
-  double certified = 0.0;  ///< The dual solution's value, recomputed and lowered by a rounding margin (0 when not solved).
-  double bound = 0.0;    ///< `ceil(certified)`: a lower bound of the minimum hitting set's size.
-  bool solved = false;   ///< GLPK returned an optimal LP solution.
+  /// The dual solution's value, recomputed and lowered by a rounding margin
+  /// (0 without one; by parts, the sum of the parts' last solutions).
+  double certified = 0.0;
+  double bound = 0.0;    ///< `ceil(certified)` (by parts, their sum): a lower bound of the minimum hitting set's size.
+  bool solved = false;   ///< GLPK returned an optimal LP solution (by parts: of every part, with all its rows).
   double seconds = 0.0;  ///< Time in GLPK.
-  std::vector<double> values;  ///< The LP's optimal point, per element (0 for elements in no set; empty when not solved).
+  /// The LP's optimal point, per element (0 for elements in no set, or where no solution holds them).
+  std::vector<double> values;
   /// The dual values (clipped at 0) of the sets, then of the inequalities, in
-  /// their order (0 for a row left out; empty when not solved): the `y` of
-  /// the certificate, e.g. multipliers for `hitting_set_lagrangian.hpp`.
+  /// their order (0 for a row left out or not solved): the `y` of the
+  /// certificate, e.g. multipliers for `hitting_set_lagrangian.hpp`.
   std::vector<double> duals;
 };
 
 namespace detail {
 
 // `std::invalid_argument`, named after `caller`, for an empty set or an element out of range.
-inline void check_sets(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets, const char* caller) {
+inline void check_sets(std::size_t n, std::span<const std::vector<std::uint32_t>> sets, const char* caller) {
   for (const auto& set : sets) {
     if (set.empty()) throw std::invalid_argument(std::string(caller) + ": an empty set can never be hit");
     for (const std::uint32_t e : set)
@@ -65,7 +70,7 @@ inline void check_sets(std::size_t n, const std::vector<std::vector<std::uint32_
   }
 }
 
-inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequality>& inequalities) {
+inline void check_inequalities(std::size_t n, std::span<const HittingSetInequality> inequalities) {
   for (const HittingSetInequality& row : inequalities) {
     if (row.coefficients.size() != row.elements.size())
       throw std::invalid_argument("hitting_set_lp_bound: one coefficient per element of an inequality");
@@ -111,93 +116,206 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
   return implied;
 }
 
+/// The LP relaxation bound of a hitting-set family that grows between
+/// solves (the lazy strategy's pool of cuts: sets and valid inequalities are
+/// only ever appended), in parts of disjoint elements: `part[e]` is the part
+/// of element `e`, a set or an inequality with elements of two parts is left
+/// out (a relaxation), and the parts' bounds add up. Each part keeps its rows
+/// in the order they joined and the optimal basis of its last solve; the
+/// next solve of a part with new rows starts from that basis
+/// (`lp::GlpkSolver::solve_from`: the dual simplex, which the added rows
+/// leave dual feasible; on the pooled cuts several times faster than
+/// a solve from scratch, docs/performance.md). A set implied by another
+/// (`implied_sets`, over the whole family) does not join; a row that a later
+/// set implies stays (the LP is the same). A part without new rows keeps its
+/// last solution, and so does a part GLPK does not finish by the deadline:
+/// its duals, with 0 for the new rows, still certify its bound (the file
+/// comment). `hitting_set_lp_bound` and `hitting_set_lp_bound_by_parts` are
+/// one solve of a new one.
+class GrowingHittingSetLp {
+ public:
+  /// Over the elements `0..n-1`, element `e` in part `part[e]` (parts are
+  /// numbered from 0); `std::invalid_argument` unless one part per element.
+  GrowingHittingSetLp(std::size_t n, std::vector<std::uint32_t> part) : n_(n), part_(std::move(part)), column_(n, none) {
+    if (part_.size() != n_) throw std::invalid_argument("hitting_set_lp_bound_by_parts: one part per element");
+    std::uint32_t parts = 0;
+    for (const std::uint32_t k : part_) parts = std::max(parts, k + 1);
+    parts_.resize(parts);
+  }
+  /// Over the elements `0..n-1`, in one part.
+  explicit GrowingHittingSetLp(std::size_t n) : GrowingHittingSetLp(n, std::vector<std::uint32_t>(n, 0)) {}
+
+  /// The certified bound of the hitting sets of `sets` (element lists over
+  /// `0..n-1`, none empty) with the valid `inequalities` as further rows,
+  /// each part solved within `deadline`. `sets` and `inequalities` start
+  /// with those of the last call, unchanged and in the same order (only
+  /// their sizes are checked: `std::invalid_argument` if one shrank, and for
+  /// an empty set, an element out of range or an inequality with not one
+  /// coefficient per element). `values` (per element) and `duals` (per set,
+  /// then per inequality) are 0 where no part's solution holds them; `lp` is
+  /// NaN and `solved` false unless every part has a solution of all its rows.
+  [[nodiscard]] HittingSetLpBound solve(const std::vector<std::vector<std::uint32_t>>& sets,
+                                        const std::vector<HittingSetInequality>& inequalities,
+                                        std::chrono::steady_clock::time_point deadline) {
+    if (sets.size() < sets_seen_ || inequalities.size() < inequalities_seen_)
+      throw std::invalid_argument("GrowingHittingSetLp::solve: the sets and inequalities of the last call come first");
+    detail::check_sets(n_, std::span(sets).subspan(sets_seen_), "hitting_set_lp_bound");
+    detail::check_inequalities(n_, std::span(inequalities).subspan(inequalities_seen_));
+    // New rows join their part (rows implied by a subset's are left out: their duals are 0).
+    if (sets.size() > sets_seen_) {
+      const std::vector<bool> implied = implied_sets(n_, sets);
+      for (std::size_t i = sets_seen_; i < sets.size(); ++i)
+        if (!implied[i]) add_row(sets[i], static_cast<std::uint32_t>(i), false);
+    }
+    for (std::size_t i = inequalities_seen_; i < inequalities.size(); ++i)
+      if (!inequalities[i].elements.empty()) add_row(inequalities[i].elements, static_cast<std::uint32_t>(i), true);
+    sets_seen_ = sets.size();
+    inequalities_seen_ = inequalities.size();
+
+    HittingSetLpBound out;
+    out.lp = 0.0;
+    out.solved = true;
+    out.values.assign(n_, 0.0);
+    out.duals.assign(sets.size() + inequalities.size(), 0.0);
+    bool any = false;
+    for (Part& p : parts_) {
+      if (p.rows.empty()) continue;
+      if ((!p.solved || p.rows_solved != p.rows.size()) && std::chrono::steady_clock::now() < deadline)
+        out.seconds += solve_part(p, sets, inequalities, deadline);
+      if (!p.solved || p.rows_solved != p.rows.size()) {
+        out.solved = false;
+        out.lp = std::nan("");
+      }
+      if (!p.solved) continue;
+      any = true;
+      out.lp += p.lp;
+      out.certified += p.certified;
+      out.bound += std::ceil(p.certified);
+      for (std::size_t c = 0; c < p.values.size(); ++c) out.values[p.elements[c]] = p.values[c];  // (columns of its last solve)
+      for (std::size_t r = 0; r < p.rows_solved; ++r)
+        out.duals[p.rows[r].inequality ? sets.size() + p.rows[r].index : p.rows[r].index] = p.duals[r];
+    }
+    if (!any) {
+      out.solved = false;
+      out.lp = std::nan("");
+    }
+    return out;
+  }
+
+ private:
+  static constexpr std::uint32_t none = UINT32_MAX;
+  struct Row {
+    std::uint32_t index = 0;  // into the sets, or the inequalities
+    bool inequality = false;
+  };
+  struct Part {
+    std::vector<Row> rows;                // in the order they joined
+    std::vector<std::uint32_t> elements;  // the LP's columns, in the order they joined
+    lp::Basis basis;                      // of the last solve
+    bool solved = false;                  // has a solution, of its first `rows_solved` rows
+    std::size_t rows_solved = 0;
+    double lp = 0.0, certified = 0.0;
+    std::vector<double> values;  // per column
+    std::vector<double> duals;   // per row solved, clipped at 0
+  };
+
+  // A row joins the part of its elements (none when they span two parts).
+  void add_row(const std::vector<std::uint32_t>& elements, std::uint32_t index, bool inequality) {
+    const std::uint32_t k = part_[elements.front()];
+    if (std::any_of(elements.begin(), elements.end(), [&](std::uint32_t e) { return part_[e] != k; })) return;
+    Part& p = parts_[k];
+    p.rows.push_back({index, inequality});
+    for (const std::uint32_t e : elements)
+      if (column_[e] == none) {
+        column_[e] = static_cast<std::uint32_t>(p.elements.size());
+        p.elements.push_back(e);
+      }
+  }
+
+  // One part's LP, from its last basis; on success its solution and
+  // certificate replace the last. Returns the seconds in GLPK.
+  double solve_part(Part& p, const std::vector<std::vector<std::uint32_t>>& sets,
+                    const std::vector<HittingSetInequality>& inequalities, std::chrono::steady_clock::time_point deadline) {
+    lp::Model model;
+    std::vector<lp::Var> x;
+    x.reserve(p.elements.size());
+    lp::LinExpr total;
+    for (std::size_t c = 0; c < p.elements.size(); ++c) {
+      x.push_back(model.add_continuous(0.0, 1.0));
+      total += lp::LinExpr(x.back());
+    }
+    for (const Row& row : p.rows) {
+      lp::LinExpr expr;
+      if (!row.inequality) {
+        for (const std::uint32_t e : sets[row.index]) expr += lp::LinExpr(x[column_[e]]);
+        (void)model.add(expr >= 1.0);
+      } else {
+        const HittingSetInequality& in = inequalities[row.index];
+        for (std::size_t j = 0; j < in.elements.size(); ++j)
+          expr += static_cast<double>(in.coefficients[j]) * lp::LinExpr(x[column_[in.elements[j]]]);
+        (void)model.add(expr >= static_cast<double>(in.rhs));
+      }
+    }
+    model.minimize(total);
+    lp::GlpkOptions options;
+    options.time_limit_seconds = std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
+    const lp::GlpkSolver solver(options);
+    lp::Solution s = p.basis.empty() ? solver.solve(model) : solver.solve_from(model, p.basis);
+    if (s.status != lp::SolveStatus::optimal || s.row_duals.size() != p.rows.size()) return s.seconds;
+    p.solved = true;
+    p.rows_solved = p.rows.size();
+    p.lp = s.objective;
+    p.basis = std::move(s.basis);
+    p.values.resize(p.elements.size());
+    for (std::size_t c = 0; c < p.elements.size(); ++c) p.values[c] = s.values[c];
+    p.duals.resize(p.rows.size());
+    for (std::size_t r = 0; r < p.rows.size(); ++r) p.duals[r] = std::isfinite(s.row_duals[r]) ? std::max(0.0, s.row_duals[r]) : 0.0;
+    // Weak duality with the clipped duals, recomputed (the file comment).
+    std::vector<double> load(p.elements.size(), 0.0);
+    double value = 0.0;
+    std::size_t terms = 0;
+    for (std::size_t r = 0; r < p.rows.size(); ++r) {
+      const double y = p.duals[r];
+      if (!p.rows[r].inequality) {
+        const auto& set = sets[p.rows[r].index];
+        value += y;
+        for (const std::uint32_t e : set) load[column_[e]] += y;
+        terms += set.size() + 1;
+      } else {
+        const HittingSetInequality& in = inequalities[p.rows[r].index];
+        value += static_cast<double>(in.rhs) * y;
+        for (std::size_t j = 0; j < in.elements.size(); ++j) load[column_[in.elements[j]]] += static_cast<double>(in.coefficients[j]) * y;
+        terms += in.elements.size() + 1;
+      }
+    }
+    for (const double l : load) value -= std::max(0.0, l - 1.0);
+    // Rounding: each of the `terms` additions errs by at most a few ulps of the
+    // partial sums (at most `value`-sized); a generous margin.
+    const double margin = 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(value));
+    p.certified = std::max(0.0, value - margin);
+    return s.seconds;
+  }
+
+  std::size_t n_;
+  std::vector<std::uint32_t> part_;
+  std::vector<std::uint32_t> column_;  // per element: its column in its part's LP (`none` before a row holds it)
+  std::vector<Part> parts_;
+  std::size_t sets_seen_ = 0, inequalities_seen_ = 0;
+};
+
 /// The certified LP bound (see the file comment) of the minimum hitting set
 /// of `sets` (element lists over `0..n-1`), within `time_limit_seconds`,
 /// with the valid `inequalities` as further rows; `std::invalid_argument`
 /// for an empty set, an element out of range or an inequality with not one
 /// coefficient per element. With no sets, or when GLPK does not finish, the
-/// bound is 0.
+/// bound is 0. One solve of a `GrowingHittingSetLp` in one part.
 [[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound(std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets,
                                                             double time_limit_seconds,
                                                             const std::vector<HittingSetInequality>& inequalities = {}) {
-  detail::check_sets(n, sets, "hitting_set_lp_bound");
-  detail::check_inequalities(n, inequalities);
-  HittingSetLpBound out;
-  out.lp = std::nan("");
-  if (sets.empty() || time_limit_seconds <= 0.0) return out;
-  lp::Model model;
-  std::vector<std::uint32_t> column(n, UINT32_MAX);
-  std::vector<lp::Var> x;
-  std::vector<lp::ConstraintRef> rows;
-  rows.reserve(sets.size() + inequalities.size());
-  const auto variable = [&](std::uint32_t e) {
-    if (column[e] == UINT32_MAX) {
-      column[e] = static_cast<std::uint32_t>(x.size());
-      x.push_back(model.add_continuous(0.0, 1.0));
-    }
-    return lp::LinExpr(x[column[e]]);
-  };
-  // Rows implied by a subset's are left out (the same LP; their duals are 0).
-  const std::vector<bool> implied = implied_sets(n, sets);
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    if (implied[i]) {
-      rows.emplace_back();
-      continue;
-    }
-    lp::LinExpr row;
-    for (const std::uint32_t e : sets[i]) row += variable(e);
-    rows.push_back(model.add(row >= 1.0));
-  }
-  for (const HittingSetInequality& inequality : inequalities) {
-    lp::LinExpr row;
-    for (std::size_t i = 0; i < inequality.elements.size(); ++i)
-      row += static_cast<double>(inequality.coefficients[i]) * variable(inequality.elements[i]);
-    rows.push_back(model.add(row >= static_cast<double>(inequality.rhs)));
-  }
-  lp::LinExpr total;
-  for (const lp::Var& v : x) total += lp::LinExpr(v);
-  model.minimize(total);
-  lp::GlpkOptions options;
-  options.time_limit_seconds = time_limit_seconds;
-  const lp::Solution s = lp::GlpkSolver(options).solve(model);
-  out.seconds = s.seconds;
-  if (s.status != lp::SolveStatus::optimal || s.row_duals.empty()) return out;
-  out.lp = s.objective;
-  out.values.assign(n, 0.0);
-  for (std::size_t e = 0; e < n; ++e)
-    if (column[e] != UINT32_MAX) out.values[e] = s.value(x[column[e]]);
-  // Weak duality with the returned duals (clipped at 0), recomputed.
-  std::vector<double> load(x.size(), 0.0);
-  double value = 0.0;
-  std::size_t terms = 0;
-  out.duals.assign(rows.size(), 0.0);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (i < sets.size() && implied[i]) continue;
-    const double dual = s.dual(rows[i]);
-    out.duals[i] = std::isfinite(dual) ? std::max(0.0, dual) : 0.0;
-  }
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    if (implied[i]) continue;  // y = 0 (and its elements may have no column)
-    const double y = out.duals[i];
-    value += y;
-    for (const std::uint32_t e : sets[i]) load[column[e]] += y;
-    terms += sets[i].size() + 1;
-  }
-  for (std::size_t i = 0; i < inequalities.size(); ++i) {
-    const double y = out.duals[sets.size() + i];
-    const HittingSetInequality& row = inequalities[i];
-    value += static_cast<double>(row.rhs) * y;
-    for (std::size_t j = 0; j < row.elements.size(); ++j) load[column[row.elements[j]]] += static_cast<double>(row.coefficients[j]) * y;
-    terms += row.elements.size() + 1;
-  }
-  for (const double l : load) value -= std::max(0.0, l - 1.0);
-  // Rounding: each of the `terms` additions errs by at most a few ulps of the
-  // partial sums (at most `value`-sized); a generous margin.
-  const double margin = 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(value));
-  out.certified = std::max(0.0, value - margin);
-  out.bound = std::ceil(out.certified);
-  out.solved = true;
-  return out;
+  GrowingHittingSetLp lp(n);
+  return lp.solve(sets, inequalities,
+                  std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                         std::chrono::duration<double>(std::max(0.0, std::min(time_limit_seconds, 1e9)))));
 }
 
 /// The sum of the certified LP bounds of the parts: `part[e]` is the part of
@@ -205,63 +323,15 @@ inline void check_inequalities(std::size_t n, const std::vector<HittingSetInequa
 /// is left out, and so is an inequality of `inequalities` (further rows,
 /// as for `hitting_set_lp_bound`) with elements of two parts. Each part gets
 /// the time left until `deadline`; a part GLPK does not finish adds 0 (the
-/// sum stays a bound). `solved`: every part was.
+/// sum stays a bound). `solved`: every part was. One solve of a
+/// `GrowingHittingSetLp`.
 [[nodiscard]] inline HittingSetLpBound hitting_set_lp_bound_by_parts(std::size_t n,
                                                                      const std::vector<std::vector<std::uint32_t>>& sets,
                                                                      const std::vector<std::uint32_t>& part,
                                                                      std::chrono::steady_clock::time_point deadline,
                                                                      const std::vector<HittingSetInequality>& inequalities = {}) {
-  if (part.size() != n) throw std::invalid_argument("hitting_set_lp_bound_by_parts: one part per element");
-  std::uint32_t parts = 0;
-  for (const std::uint32_t k : part) parts = std::max(parts, k + 1);
-  std::vector<std::vector<std::vector<std::uint32_t>>> by_part(parts);
-  std::vector<std::vector<std::size_t>> index_by_part(parts);  // row indices (sets, then inequalities)
-  detail::check_sets(n, sets, "hitting_set_lp_bound_by_parts");
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    const auto& set = sets[i];
-    const std::uint32_t k = part[set.front()];
-    if (std::all_of(set.begin(), set.end(), [&](std::uint32_t e) { return part[e] == k; })) {
-      by_part[k].push_back(set);
-      index_by_part[k].push_back(i);
-    }
-  }
-  detail::check_inequalities(n, inequalities);
-  std::vector<std::vector<HittingSetInequality>> rows_by_part(parts);
-  std::vector<std::vector<std::size_t>> inequality_index_by_part(parts);
-  for (std::size_t i = 0; i < inequalities.size(); ++i) {
-    const HittingSetInequality& row = inequalities[i];
-    if (row.elements.empty()) continue;
-    const std::uint32_t k = part[row.elements.front()];
-    if (std::all_of(row.elements.begin(), row.elements.end(), [&](std::uint32_t e) { return part[e] == k; })) {
-      rows_by_part[k].push_back(row);
-      inequality_index_by_part[k].push_back(sets.size() + i);
-    }
-  }
-  HittingSetLpBound out;
-  out.lp = 0.0;
-  out.solved = true;
-  out.values.assign(n, 0.0);
-  out.duals.assign(sets.size() + inequalities.size(), 0.0);
-  for (std::uint32_t k = 0; k < parts; ++k) {
-    const auto& family = by_part[k];
-    if (family.empty()) continue;
-    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    const HittingSetLpBound one = hitting_set_lp_bound(n, family, left, rows_by_part[k]);
-    out.seconds += one.seconds;
-    if (!one.solved) {
-      out.solved = false;
-      out.lp = std::nan("");
-      continue;
-    }
-    out.lp += one.lp;
-    for (std::size_t e = 0; e < n; ++e) out.values[e] += one.values[e];
-    for (std::size_t i = 0; i < index_by_part[k].size(); ++i) out.duals[index_by_part[k][i]] = one.duals[i];
-    for (std::size_t i = 0; i < inequality_index_by_part[k].size(); ++i)
-      out.duals[inequality_index_by_part[k][i]] = one.duals[index_by_part[k].size() + i];
-    out.certified += one.certified;
-    out.bound += one.bound;
-  }
-  return out;
+  GrowingHittingSetLp lp(n, part);
+  return lp.solve(sets, inequalities, deadline);
 }
 
 }  // namespace kildall::noisy

@@ -449,6 +449,7 @@ template <NoisyProgram G>
     const auto best_count = [&] { return std::min(count_of(incumbent), search_count.load()); };
     const auto open = [&] { return bound < static_cast<double>(best_count()) - 1e-9; };
     double lp_seconds = 0.0;          // the last LP's solve
+    double warm_lp_seconds = 0.0;     // the longest LP solve from a last basis (all but the first)
     double lagrangian_seconds = 0.0;  // the last Lagrangian bound's
     std::vector<std::vector<std::uint32_t>> lp_cuts;  // found at the LP's rounded points
     std::vector<HittingSetInequality> zero_half;      // {0,1/2}-cuts of the pool at the LP's points
@@ -468,25 +469,41 @@ template <NoisyProgram G>
       }
       return added;
     };
+    // The pool only grows (the pieces', the cut loop's and the LP's own cuts
+    // in the order found), so each part of its LP re-solves from its last
+    // basis (`GrowingHittingSetLp`).
+    std::vector<std::vector<std::uint32_t>> pool;
+    std::size_t pooled_pieces = 0, pooled_master = 0, pooled_lp_cuts = 0;  // taken so far from each
+    const auto grow_pool = [&] {
+      const auto take = [&](const std::vector<std::vector<std::uint32_t>>& from, std::size_t& taken) {
+        for (; taken < from.size(); ++taken) pool.push_back(from[taken]);
+      };
+      take(decomposition.cuts(), pooled_pieces);
+      take(master.all_sets(), pooled_master);
+      take(lp_cuts, pooled_lp_cuts);
+    };
+    GrowingHittingSetLp pooled(n, lp_part);
     // Rounds after the first only while one more fits before `until`; with
     // `lagrangian`, the Lagrangian bound by blocks on the last LP's duals.
     const auto pooled_lp_bound = [&](std::size_t rounds, clock::time_point until, bool lagrangian) {
-      std::vector<std::vector<std::uint32_t>> pool;
       HittingSetLpBound lp;
+      double separation_seconds = 0.0;  // the last round's, after its LP
       for (std::size_t round = 0; round <= rounds && clock::now() < deadline; ++round) {
-        pool = decomposition.cuts();
-        for (const auto& cut : master.all_sets()) pool.push_back(cut);
-        for (const auto& cut : lp_cuts) pool.push_back(cut);
+        grow_pool();
         const auto lp_start = clock::now();
-        lp = hitting_set_lp_bound_by_parts(n, pool, lp_part, deadline, zero_half);
+        lp = pooled.solve(pool, zero_half, deadline);
+        if (lp_seconds > 0.0) warm_lp_seconds = std::max(warm_lp_seconds, std::chrono::duration<double>(clock::now() - lp_start).count());
         lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
         out.statistics.seconds_in_glpk += lp.seconds;
         out.statistics.pooled_cuts = pool.size();
         out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
         out.statistics.zero_half_cuts = zero_half.size();
         raise_bound(lp.bound);
-        if (round == rounds || lp.values.size() != n) break;
-        if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * lp_seconds)) > until) break;
+        if (round == rounds || !lp.solved) break;
+        // (The LP from its last basis takes a fraction of the separation below.)
+        if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * (lp_seconds + separation_seconds))) > until)
+          break;
+        const auto separation_start = clock::now();
         std::size_t added = 0;
         // The {0,1/2}-cuts of the pool that the LP's point violates (within one part: else left out).
         if (tuning.zero_half_cuts)
@@ -503,10 +520,11 @@ template <NoisyProgram G>
         if (local)
           if (auto repaired = repair_placement(compact, rounded, parameters)) offer(std::move(*repaired));
         added += cuts_at(rounded);
+        separation_seconds = std::chrono::duration<double>(clock::now() - separation_start).count();
         if (added == 0) break;
       }
       // The Lagrangian bound on the last LP's duals (the rows it solved with: `pool`, then `zero_half`).
-      if (lagrangian && tuning.lagrangian_block_ops > 0 && lp.duals.size() == pool.size() + zero_half.size() &&
+      if (lagrangian && tuning.lagrangian_block_ops > 0 && lp.certified > 0.0 &&
           clock::now() < deadline && open()) {
         const auto lagrangian_start = clock::now();
         const HittingSetLagrangianBound blocks = hitting_set_lagrangian_bound(
@@ -595,7 +613,8 @@ template <NoisyProgram G>
       // More shifted decompositions first (on the 10,000-op w64 program four of them
       // gave the LP 3,653 where two gave 3,640), then merged pieces; their cuts join the
       // pool, and the LP and the Lagrangian bound run again at the end, in the time kept
-      // for them (1.5 times the last LP's solve, and `lagrangian_reserve`). With time for
+      // for them (1.5 times the longest LP solve from a last basis, and `lagrangian_reserve`
+      // or 1.25 times the last Lagrangian bound's time, whichever is longer). With time for
       // more (a long limit: the pool grows by a third between 100 and 600 s on the issue's
       // 30,000-op w64 program, and its last LP outgrew the time kept from an early one),
       // they also run whenever the work since the last took four times as long as they did,
@@ -603,7 +622,9 @@ template <NoisyProgram G>
       const auto seconds = [](double s) { return std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(s)); };
       std::size_t pooled = decomposition.cuts().size();  // at the last LP
       for (;;) {
-        const auto end = deadline - seconds(tuning.pooled_lp ? 1.5 * lp_seconds + 0.5 : 0.0) - lagrangian_reserve;
+        const double lp_kept = warm_lp_seconds > 0.0 ? warm_lp_seconds : lp_seconds;
+        const auto end = deadline - seconds(tuning.pooled_lp ? 1.5 * lp_kept + 0.5 : 0.0) -
+                         std::max(lagrangian_reserve, seconds(1.25 * lagrangian_seconds));
         const double refresh = 4.0 * (lp_seconds + lagrangian_seconds);
         const auto next = clock::now() + seconds(refresh);
         // An LP on the way only when 3.5 times its time (the LP's and the Lagrangian
