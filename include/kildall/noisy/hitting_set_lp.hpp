@@ -137,7 +137,7 @@ class GrowingHittingSetLp {
   /// Over the elements `0..n-1`, element `e` in part `part[e]` (parts are
   /// numbered from 0); `std::invalid_argument` unless one part per element.
   GrowingHittingSetLp(std::size_t n, std::vector<std::uint32_t> part) : n_(n), part_(std::move(part)), column_(n, none) {
-    if (part_.size() != n_) throw std::invalid_argument("hitting_set_lp_bound_by_parts: one part per element");
+    if (part_.size() != n_) throw std::invalid_argument("GrowingHittingSetLp: one part per element");
     std::uint32_t parts = 0;
     for (const std::uint32_t k : part_) parts = std::max(parts, k + 1);
     parts_.resize(parts);
@@ -159,7 +159,7 @@ class GrowingHittingSetLp {
                                         std::chrono::steady_clock::time_point deadline) {
     if (sets.size() < sets_seen_ || inequalities.size() < inequalities_seen_)
       throw std::invalid_argument("GrowingHittingSetLp::solve: the sets and inequalities of the last call come first");
-    detail::check_sets(n_, std::span(sets).subspan(sets_seen_), "hitting_set_lp_bound");
+    detail::check_sets(n_, std::span(sets).subspan(sets_seen_), "GrowingHittingSetLp::solve");
     detail::check_inequalities(n_, std::span(inequalities).subspan(inequalities_seen_));
     // New rows join their part (rows implied by a subset's are left out: their duals are 0).
     if (sets.size() > sets_seen_) {

@@ -41,7 +41,8 @@
 ///      again with what is left. With `LazyTuning::pooled_lp`, the cuts of
 ///      the pieces (of decompositions shifted against each other) and of the
 ///      cut loop are pooled and the LP relaxation of their hitting set
-///      (`hitting_set_lp.hpp`, with the {0,1/2}-cuts of `zero_half_cuts.hpp`)
+///      (`hitting_set_lp.hpp`, with the {0,1/2}-cuts of `zero_half_cuts.hpp`;
+///      the pool only grows, so each LP starts from the last one's basis)
 ///      is a bound too, and so is the Lagrangian bound by blocks of ops on
 ///      its duals (`hitting_set_lagrangian.hpp`). The best bound is reported.
 ///      With `LazyTuning::threads` >= 2 (and two cores) the search runs on a
