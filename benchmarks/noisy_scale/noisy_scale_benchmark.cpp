@@ -24,6 +24,15 @@
 // (the optimum of the program as written), after (of the rebalanced program),
 // saved, trees (rewritten), optimal (1: every placement proven optimal).
 //
+// BM_GrowingLp (the pooled LP's re-solve, `GrowingHittingSetLp` in
+// hitting_set_lp.hpp): a family of local sets over `elements` elements (1.3
+// sets an element, each of 2-5 elements within a span of 32: about the
+// density and size of the pooled cuts once implied ones are left
+// out), in parts of 10,000 elements, grown by 5% more such sets; the LP of
+// the grown family solved from scratch (`from_basis_0`) or from the bases of
+// the family before (`from_basis_1`). Counters: rows (of the grown family),
+// lp (its optimum), seconds_in_glpk.
+//
 //   noisy_scale_benchmark [--emit-lp=DIR] [benchmark flags]
 // --emit-lp=DIR also writes each program's article formulation (the model of
 // `ilp_placement.hpp`, as `kildall-opt --emit-lp` writes it) to DIR/<case>.lp
@@ -31,6 +40,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -40,6 +51,7 @@
 #include <vector>
 
 #include <kildall/lp/lp_format.hpp>
+#include <kildall/noisy/hitting_set_lp.hpp>
 #include <kildall/noisy/greedy.hpp>
 #include <kildall/noisy/ilp_placement.hpp>
 #include <kildall/noisy/place_reduce_noise.hpp>
@@ -135,8 +147,57 @@ void register_rebalance() {
     })->Iterations(1)->Unit(benchmark::kMillisecond);
 }
 
+// `count` sets of 2-5 elements within a span of 32 of `elements` elements (seeded).
+std::vector<std::vector<std::uint32_t>> local_sets(std::size_t elements, std::size_t count, std::uint32_t seed) {
+  std::vector<std::vector<std::uint32_t>> sets;
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+  const auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t first = next() % elements;
+    std::vector<std::uint32_t> set;
+    for (std::size_t k = 2 + next() % 4; k > 0; --k)
+      set.push_back(static_cast<std::uint32_t>(std::min(elements - 1, first + next() % 32)));
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
+void run_growing_lp(benchmark::State& state, std::size_t elements, bool from_basis) {
+  std::vector<std::uint32_t> part(elements);
+  for (std::size_t e = 0; e < elements; ++e) part[e] = static_cast<std::uint32_t>(e / 10'000);
+  const auto before = local_sets(elements, 13 * elements / 10, 1);
+  auto grown = before;
+  for (auto& set : local_sets(elements, before.size() / 20, 2)) grown.push_back(std::move(set));
+  const auto deadline = [] { return std::chrono::steady_clock::now() + std::chrono::seconds(600); };
+  kildall::noisy::HittingSetLpBound lp;
+  for (auto _ : state) {
+    state.PauseTiming();
+    kildall::noisy::GrowingHittingSetLp growing(elements, part);
+    if (from_basis) (void)growing.solve(before, {}, deadline());
+    state.ResumeTiming();
+    lp = from_basis ? growing.solve(grown, {}, deadline()) : kildall::noisy::hitting_set_lp_bound_by_parts(elements, grown, part, deadline());
+  }
+  state.counters["rows"] = static_cast<double>(grown.size());
+  state.counters["lp"] = lp.lp;
+  state.counters["seconds_in_glpk"] = lp.seconds;
+}
+
 void register_all() {
   register_rebalance();
+  for (const std::size_t elements : {10'000, 30'000})
+    for (const bool from_basis : {false, true})
+      benchmark::RegisterBenchmark(
+          ("BM_GrowingLp/" + std::to_string(elements) + "/from_basis_" + (from_basis ? "1" : "0")).c_str(),
+          [elements, from_basis](benchmark::State& state) { run_growing_lp(state, elements, from_basis); })
+          ->Iterations(2)
+          ->Unit(benchmark::kMillisecond);
   for (const std::size_t ops : {30, 60, 100, 300, 1'000, 3'000, 10'000}) {
     const std::string name = "random_dag/" + std::to_string(ops);
     benchmark::RegisterBenchmark(("BM_Lazy/" + name).c_str(), [ops, name](benchmark::State& state) {
