@@ -138,15 +138,8 @@ TEST_CASE("implied sets (a superset or a repeat of another): found as a direct c
     auto [n, sets] = random_instance(rng, 12);
     CAPTURE(trial);
     // Add supersets and repeats of some sets.
-    std::uniform_int_distribution<std::size_t> pick(0, sets.size() - 1);
-    std::uniform_int_distribution<std::uint32_t> element(0, static_cast<std::uint32_t>(n - 1));
     const std::size_t original = sets.size();
-    for (int k = 0; k < 4; ++k) {
-      std::vector<std::uint32_t> bigger = sets[pick(rng)];
-      if (k % 2 == 1) bigger.push_back(element(rng));
-      std::shuffle(bigger.begin(), bigger.end(), rng);
-      sets.push_back(bigger);
-    }
+    hitting_set_test::add_implied_sets(rng, n, sets, 4);
     const std::vector<bool> implied = implied_sets(n, sets);
     REQUIRE(implied.size() == sets.size());
     for (std::size_t i = 0; i < sets.size(); ++i) {

@@ -70,6 +70,20 @@ inline Instance random_instance(std::mt19937& rng, std::size_t max_sets = 16) {
   return instance;
 }
 
+/// Appends `count` sets implied by sets of `sets`: copies of random ones,
+/// every second one with a random element added (a superset, or a repeat when
+/// the element is in it already), in shuffled order.
+inline void add_implied_sets(std::mt19937& rng, std::size_t n, Sets& sets, int count) {
+  std::uniform_int_distribution<std::size_t> pick(0, sets.size() - 1);
+  std::uniform_int_distribution<std::uint32_t> element(0, static_cast<std::uint32_t>(n - 1));
+  for (int k = 0; k < count; ++k) {
+    std::vector<std::uint32_t> bigger = sets[pick(rng)];
+    if (k % 2 == 1) bigger.push_back(element(rng));
+    std::shuffle(bigger.begin(), bigger.end(), rng);
+    sets.push_back(bigger);
+  }
+}
+
 /// GLPK's time limit of the tests' LPs, seconds (never reached on these sizes).
 constexpr double lp_seconds = 30.0;
 
