@@ -172,8 +172,12 @@ struct LazyTuning {
   bool zero_half_cuts = true;
   /// Reducible ops per block of the Lagrangian bound on the last LP of the
   /// pooled cuts (`hitting_set_lagrangian.hpp`: the sets across blocks priced
-  /// at the LP's duals, each block's rest solved exactly; 0: never).
-  std::size_t lagrangian_block_ops = 400;
+  /// at the LP's duals, each block's rest solved exactly; 0: never). Larger
+  /// blocks close more of the LP's integrality gap while GLPK proves them in
+  /// `lagrangian_block_seconds`: on 30,000 ops w64, 450 gave 11,006-11,011
+  /// where 400 gave 10,987-10,989, and 500 or 600 were mostly not proven
+  /// (docs/performance.md, "Tenth step").
+  std::size_t lagrangian_block_ops = 450;
   /// Time limit of one block's GLPK solve there, seconds.
   double lagrangian_block_seconds = 0.5;
   /// Time the Lagrangian bound may take beyond the bound's share before the
