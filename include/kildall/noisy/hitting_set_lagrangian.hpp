@@ -129,10 +129,11 @@ struct HittingSetLagrangianBound {
     // Rows still open once the elements of c_e <= 0 are taken: sets they
     // miss; every own inequality (its right-hand side lowered by what they give).
     std::vector<std::size_t> open;
-    for (const std::size_t r : own[b])
+    for (const std::size_t r : own[b]) {
       if (r < sets.size() && implied[r]) continue;  // its subset, an own set too, is the row
-      else if (r >= sets.size() || std::none_of(sets[r].begin(), sets[r].end(), [&](std::uint32_t e) { return cost[e] <= 0.0; }))
+      if (r >= sets.size() || std::none_of(sets[r].begin(), sets[r].end(), [&](std::uint32_t e) { return cost[e] <= 0.0; }))
         open.push_back(r);
+    }
     if (own[b].empty() && members[b].empty()) continue;
     if (!own[b].empty()) ++out.blocks;
     double best = fallback;

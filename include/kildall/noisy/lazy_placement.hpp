@@ -182,11 +182,10 @@ template <NoisyProgram G>
                                                           const std::vector<bool>& start_placement = {}) {
   using clock = std::chrono::steady_clock;
   using V = vertex_t<G>;
+  const auto seconds = [](double s) { return std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(s)); };
   const auto start = clock::now();
   const bool limited = options.time_limit_seconds < 1e9;
-  const auto deadline =
-      limited ? start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(std::max(0.0, options.time_limit_seconds)))
-              : clock::time_point::max();
+  const auto deadline = limited ? start + seconds(std::max(0.0, options.time_limit_seconds)) : clock::time_point::max();
   const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
 
   PlacementResult<V> out;
@@ -275,9 +274,7 @@ template <NoisyProgram G>
     exact_options.max_reductions = out.greedy_count;
     // At most half the time limit: when it overflows late, the cut loop still has time.
     exact_options.deadline =
-        limited ? start + std::chrono::duration_cast<clock::duration>(
-                              std::chrono::duration<double>(0.5 * std::max(0.0, options.time_limit_seconds)))
-                : deadline;
+        limited ? start + seconds(0.5 * std::max(0.0, options.time_limit_seconds)) : deadline;
     if (auto exact = frontier_placement(compact, parameters, exact_options)) {
       out.statistics.frontier_states = exact->widest_layer;
       if (is_legal(analysis_of(exact->reduced))) {
@@ -292,9 +289,7 @@ template <NoisyProgram G>
   // share of it, then the windows (a bound by decomposition, a better placement).
   const bool windows = limited && !frontier_done && tuning.window_ops > 0 && compact.acyclic();
   const auto loop_deadline =
-      windows ? start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-                            std::clamp(tuning.cut_loop_share, 0.0, 1.0) * std::max(0.0, options.time_limit_seconds)))
-              : deadline;
+      windows ? start + seconds(std::clamp(tuning.cut_loop_share, 0.0, 1.0) * std::max(0.0, options.time_limit_seconds)) : deadline;
   for (std::size_t round = 0; !frontier_done; ++round) {
     if (count_of(incumbent) == 0 || bound >= static_cast<double>(count_of(incumbent)) - 1e-9) {
       proven = true;
@@ -418,8 +413,7 @@ template <NoisyProgram G>
     window_options.deadline = deadline;
     WindowBound decomposition(compact, noise_lower_bounds(least), parameters, window_options);
     const auto left = std::chrono::duration<double>(deadline - clock::now()).count();
-    const auto bound_until = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-                                                std::clamp(tuning.window_bound_share, 0.0, 1.0) * left));
+    const auto bound_until = clock::now() + seconds(std::clamp(tuning.window_bound_share, 0.0, 1.0) * left);
     // The LP relaxation of every cut found (the cut loop's and the pieces'),
     // in parts of `lp_part_ops` consecutive reducible ops.
     // The Lagrangian bound's blocks of `lagrangian_block_ops` consecutive reducible ops.
@@ -430,10 +424,10 @@ template <NoisyProgram G>
       if (tuning.lagrangian_block_ops > 0) lagrangian_block[v] = static_cast<std::uint32_t>(reducible / tuning.lagrangian_block_ops);
       reducible += is_reducible(compact.kind[v]) ? 1 : 0;
     }
-    const auto lagrangian_reserve = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(
-        tuning.lagrangian_block_ops > 0 && tuning.pooled_lp
-            ? tuning.lagrangian_seconds_per_block * static_cast<double>(reducible / tuning.lagrangian_block_ops + 1)
-            : 0.0));
+    const auto lagrangian_reserve =
+        seconds(tuning.lagrangian_block_ops > 0 && tuning.pooled_lp
+                    ? tuning.lagrangian_seconds_per_block * static_cast<double>(reducible / tuning.lagrangian_block_ops + 1)
+                    : 0.0);
     // The bound and the search run side by side on two threads when asked
     // and the machine has two cores (GLPK solves then overlap only if GLPK
     // keeps its state per thread, `lp::glpk_thread_local()`); else one after
@@ -493,8 +487,9 @@ template <NoisyProgram G>
         grow_pool();
         const auto lp_start = clock::now();
         lp = pooled.solve(pool, zero_half, deadline);
-        if (lp_seconds > 0.0) warm_lp_seconds = std::max(warm_lp_seconds, std::chrono::duration<double>(clock::now() - lp_start).count());
-        lp_seconds = std::chrono::duration<double>(clock::now() - lp_start).count();
+        const double took = std::chrono::duration<double>(clock::now() - lp_start).count();
+        if (lp_seconds > 0.0) warm_lp_seconds = std::max(warm_lp_seconds, took);
+        lp_seconds = took;
         out.statistics.seconds_in_glpk += lp.seconds;
         out.statistics.pooled_cuts = pool.size();
         out.statistics.lp_bound = std::max(out.statistics.lp_bound, lp.bound);
@@ -502,8 +497,7 @@ template <NoisyProgram G>
         raise_bound(lp.bound);
         if (round == rounds || !lp.solved) break;
         // (The LP from its last basis takes a fraction of the separation below.)
-        if (clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(1.2 * (lp_seconds + separation_seconds))) > until)
-          break;
+        if (clock::now() + seconds(1.2 * (lp_seconds + separation_seconds)) > until) break;
         const auto separation_start = clock::now();
         std::size_t added = 0;
         // The {0,1/2}-cuts of the pool that the LP's point violates (within one part: else left out).
@@ -620,8 +614,7 @@ template <NoisyProgram G>
       // 30,000-op w64 program, and its last LP outgrew the time kept from an early one),
       // they also run whenever the work since the last took four times as long as they did,
       // so the time kept follows the pool, and the bound rises on the way.
-      const auto seconds = [](double s) { return std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(s)); };
-      std::size_t pooled = decomposition.cuts().size();  // at the last LP
+      // (`pooled_pieces`: the pieces' cuts in the pool at the last LP.)
       for (;;) {
         const double lp_kept = warm_lp_seconds > 0.0 ? warm_lp_seconds : lp_seconds;
         const auto end = deadline - seconds(tuning.pooled_lp ? 1.5 * lp_kept + 0.5 : 0.0) -
@@ -635,12 +628,11 @@ template <NoisyProgram G>
         if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, until, 3);
         decomposition.improve(solve_piece, until);
         raise_bound(decomposition.bound());
-        if (!on_the_way || !open() || decomposition.cuts().size() == pooled) break;
-        pooled = decomposition.cuts().size();
+        if (!on_the_way || !open() || decomposition.cuts().size() == pooled_pieces) break;
         pooled_lp_bound(0, end, true);
       }
       // (Not again on the pool of the last LP and Lagrangian bound.)
-      if (tuning.pooled_lp && open() && clock::now() < deadline && (decomposition.cuts().size() != pooled || lagrangian_seconds == 0.0))
+      if (tuning.pooled_lp && open() && clock::now() < deadline && (decomposition.cuts().size() != pooled_pieces || lagrangian_seconds == 0.0))
         pooled_lp_bound(0, deadline, true);
     }
     if (searcher.joinable()) {
