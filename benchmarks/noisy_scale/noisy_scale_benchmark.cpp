@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -150,18 +151,12 @@ void register_rebalance() {
 // `count` sets of 2-5 elements within a span of 32 of `elements` elements (seeded).
 std::vector<std::vector<std::uint32_t>> local_sets(std::size_t elements, std::size_t count, std::uint32_t seed) {
   std::vector<std::vector<std::uint32_t>> sets;
-  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  const auto next = [&state] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::size_t> start(0, elements - 1), size(2, 5), offset(0, 31);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::size_t first = next() % elements;
+    const std::size_t first = start(rng);
     std::vector<std::uint32_t> set;
-    for (std::size_t k = 2 + next() % 4; k > 0; --k)
-      set.push_back(static_cast<std::uint32_t>(std::min(elements - 1, first + next() % 32)));
+    for (std::size_t k = size(rng); k > 0; --k) set.push_back(static_cast<std::uint32_t>(std::min(elements - 1, first + offset(rng))));
     std::sort(set.begin(), set.end());
     set.erase(std::unique(set.begin(), set.end()), set.end());
     sets.push_back(std::move(set));
