@@ -545,8 +545,8 @@ class GlpkSolver {
   /// and the LP solved from scratch, as `solve` does; the message says so.
   /// MIPs, lexicographic models and `LpMethod::interior` ignore the start.
   [[nodiscard]] Solution solve_from(const Model& model, const Basis& start) const {
-    if (model.is_mip() || model.objectives().size() > 1 || start.empty()) return solve(model);
-    if (std::string why = invalid_options(options_); !why.empty()) return solve(model);  // the same error
+    // (Invalid options: `solve` reports them.)
+    if (model.is_mip() || model.objectives().size() > 1 || start.empty() || !invalid_options(options_).empty()) return solve(model);
     return solve_single(model, {}, &start);
   }
 
