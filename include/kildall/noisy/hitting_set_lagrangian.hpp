@@ -12,7 +12,9 @@
 /// blocks of the least `c`-weight of a 0/1 choice of the block's elements
 /// that hits the block's own sets. Each block's minimum is a weighted set
 /// cover: elements of `c_e <= 0` are taken, the rest is solved by GLPK's
-/// branch and cut within a time limit; a block GLPK does not finish counts
+/// branch and bound within a time limit (without GLPK's cut generators: on
+/// the pooled cuts they made the blocks a third slower and left more
+/// of them unproven, docs/performance.md); a block GLPK does not finish counts
 /// with the larger of GLPK's bound and the value of the multipliers of its
 /// own sets as a dual solution of its LP relaxation (weak duality:
 /// `sum_{own S} y_S - sum_{e in block} max(0, load_e - 1)`, `load_e` summing
@@ -182,7 +184,7 @@ struct HittingSetLagrangianBound {
       lp::GlpkOptions options;
       options.time_limit_seconds =
           std::min(block_seconds, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
-      options.cuts = true;
+      options.cuts = false;  // (see the file comment)
       options.polish = false;
       const lp::Solution s = lp::GlpkSolver(options).solve(model);
       out.seconds += s.seconds;
