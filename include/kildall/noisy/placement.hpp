@@ -174,11 +174,12 @@ struct LazyTuning {
   /// pooled cuts (`hitting_set_lagrangian.hpp`: the sets across blocks priced
   /// at the LP's duals, each block's rest solved exactly; 0: never). Larger
   /// blocks close more of the LP's integrality gap while GLPK proves them in
-  /// `lagrangian_block_seconds`: on 30,000 ops w64, 450 gave 11,006-11,011
-  /// where 400 gave 10,987-10,989, and 500 or 600 were mostly not proven
-  /// (docs/performance.md, "Tenth step").
+  /// `lagrangian_block_seconds`: on 30,000 ops w64 blocks of 450 gave a
+  /// higher bound than 400, and 500 or 600 were mostly not proven
+  /// (docs/performance.md, "Tenth step" and "Eleventh step").
   std::size_t lagrangian_block_ops = 450;
-  /// Time limit of one block's GLPK solve there, seconds.
+  /// Time limit of one block's GLPK solve there, seconds (1.0 measured no
+  /// better on 30,000 ops w64: docs/performance.md, "Eleventh step").
   double lagrangian_block_seconds = 0.5;
   /// Time the Lagrangian bound may take beyond the bound's share before the
   /// search, and is kept for it at the end, seconds per block (blocks not
