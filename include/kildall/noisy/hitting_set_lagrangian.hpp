@@ -219,8 +219,8 @@ struct HittingSetLagrangianBound {
       result.value = std::max(result.value, taken + glpk - 1e-7 * (1.0 + std::abs(glpk)) - 1e-9 * static_cast<double>(x.size()));
     return result;
   };
-  std::vector<BlockMinimum> minimum(blocks);
-  std::vector<std::uint32_t> unfinished;  // blocks GLPK ran on and did not prove
+  std::vector<BlockMinimum> minimum(blocks);  // (value 0 for a block without members or own rows)
+  std::vector<std::uint32_t> unfinished;     // blocks GLPK ran on and did not prove
   for (std::uint32_t b = 0; b < blocks; ++b) {
     if (own[b].empty() && members[b].empty()) continue;
     minimum[b] = block_minimum(b, block_seconds);
@@ -245,7 +245,6 @@ struct HittingSetLagrangianBound {
     }
   }
   for (std::uint32_t b = 0; b < blocks; ++b) {
-    if (own[b].empty() && members[b].empty()) continue;
     value += minimum[b].value;
     if (own[b].empty()) continue;
     ++out.blocks;
