@@ -15,7 +15,7 @@ TEST_CASE("SparseRows gives each row its targets in the order added, whatever th
   for (unsigned seed = 0; seed < 200; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(seed);
-    const std::size_t n = 1 + rng() % 50;
+    const std::size_t n = 1 + rng() % 300;  // (rows in up to five words of the rank directory)
     std::vector<std::vector<std::uint32_t>> lists(n);
     SparseRows rows;
     rows.reset(n);

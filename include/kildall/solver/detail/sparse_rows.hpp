@@ -2,11 +2,17 @@
 /// \file
 /// Internal: a relation from rows `[0, n)` to targets in which few rows have any
 /// (a terminator's branch operands among all values, a problem's extra operands
-/// among all op results): a flag per row and the (row, target) pairs sorted by
-/// row, instead of a `CsrGraph`'s offset per row. A row's targets are found by
-/// binary search, after the flag said it has some.
+/// among all op results): the (row, target) pairs sorted by row, a bit per row
+/// (whether it has any), and per 64 rows the number of rows with pairs before
+/// them, instead of a `CsrGraph`'s offset per row. A row's pairs are found in
+/// constant time: its rank among the rows with pairs (the count before its
+/// word plus a popcount within it) indexes the start of each such row's pairs
+/// (Jacobson's rank directory, FOCS 1989, in its simplest form), where a
+/// binary search of the pairs misses the cache at its last levels on every
+/// visit of a large function's value.
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -32,21 +38,39 @@ class SparseRows {
     rows_ = rows;
     entries_.clear();
     entries_.reserve(pairs);
-    flagged_.clear();
+    bits_.clear();
+    rank_.clear();
+    row_begin_.clear();
   }
   /// Adds `target` to row `row` (after the row's earlier targets).
   void add(std::uint32_t row, std::uint32_t target) { entries_.push_back({row, target}); }
-  /// Sorts the pairs by row (keeping each row's targets in the order added) and flags the rows
-  /// that have any; no flags at all when no row has one.
+  /// Sorts the pairs by row (keeping each row's targets in the order added) and indexes the rows
+  /// that have any; no index at all when no row has one.
   void finish() {
     const auto by_row = [](const Entry& a, const Entry& b) { return a.row < b.row; };
     // Pairs mostly come in row order already: checking is one pass.
     if (!std::is_sorted(entries_.begin(), entries_.end(), by_row))
       std::stable_sort(entries_.begin(), entries_.end(), by_row);
-    flagged_.clear();
+    bits_.clear();
+    rank_.clear();
+    row_begin_.clear();
     if (entries_.empty()) return;
-    flagged_.assign(rows_, false);
-    for (const Entry& e : entries_) flagged_[e.row] = true;
+    const std::size_t words = (rows_ + 63) / 64;
+    bits_.assign(words, 0);
+    rank_.assign(words, 0);
+    row_begin_.reserve(entries_.size() + 1);
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const std::uint32_t row = entries_[i].row;
+      if (i != 0 && entries_[i - 1].row == row) continue;
+      bits_[row / 64] |= std::uint64_t{1} << (row % 64);
+      row_begin_.push_back(static_cast<std::uint32_t>(i));
+    }
+    row_begin_.push_back(static_cast<std::uint32_t>(entries_.size()));
+    std::uint32_t before = 0;  // rows with pairs in the words so far
+    for (std::size_t w = 0; w < words; ++w) {
+      rank_[w] = before;
+      before += static_cast<std::uint32_t>(std::popcount(bits_[w]));
+    }
   }
 
   /// Number of rows.
@@ -54,30 +78,31 @@ class SparseRows {
   /// Whether no row has a target.
   [[nodiscard]] bool empty() const noexcept { return entries_.empty(); }
   /// Whether row `row` has a target (after `finish`).
-  [[nodiscard]] bool has(std::size_t row) const noexcept { return !flagged_.empty() && flagged_[row]; }
-  /// The pairs of row `row`, in the order added (after `finish`). (The flag is read inline: a
-  /// solver asks once per visit, mostly of rows without targets.)
+  [[nodiscard]] bool has(std::size_t row) const noexcept {
+    return !bits_.empty() && ((bits_[row / 64] >> (row % 64)) & 1) != 0;
+  }
+  /// The pairs of row `row`, in the order added (after `finish`), in constant time (see the
+  /// file comment).
   [[nodiscard, gnu::always_inline]] std::span<const Entry> of(std::size_t row) const noexcept {
     if (!has(row)) return {};
-    return find(row);
+    const std::uint64_t below = bits_[row / 64] & ((std::uint64_t{1} << (row % 64)) - 1);
+    const std::size_t rank = rank_[row / 64] + static_cast<std::size_t>(std::popcount(below));
+    return {entries_.data() + row_begin_[rank], static_cast<std::size_t>(row_begin_[rank + 1] - row_begin_[rank])};
   }
   /// Every pair, by row.
   [[nodiscard]] std::span<const Entry> all() const noexcept { return {entries_.data(), entries_.size()}; }
   /// Bytes held.
-  [[nodiscard]] std::size_t bytes() const noexcept { return entries_.capacity() * sizeof(Entry) + flagged_.capacity(); }
-
- private:
-  [[gnu::noinline]] std::span<const Entry> find(std::size_t row) const noexcept {
-    const auto first = std::lower_bound(entries_.begin(), entries_.end(), row,
-                                        [](const Entry& e, std::size_t r) { return e.row < r; });
-    auto last = first;
-    while (last != entries_.end() && last->row == row) ++last;
-    return {entries_.data() + (first - entries_.begin()), static_cast<std::size_t>(last - first)};
+  [[nodiscard]] std::size_t bytes() const noexcept {
+    return entries_.capacity() * sizeof(Entry) + bits_.capacity() * sizeof(std::uint64_t) +
+           (rank_.capacity() + row_begin_.capacity()) * sizeof(std::uint32_t);
   }
 
+ private:
   std::size_t rows_ = 0;
   LargeArray<Entry> entries_;
-  FlagArray flagged_;
+  LargeArray<std::uint64_t> bits_;       // a bit per row: it has pairs (empty: no row has)
+  LargeArray<std::uint32_t> rank_;       // per 64 rows: the rows with pairs before them
+  LargeArray<std::uint32_t> row_begin_;  // per row with pairs, by rank, and one past: its first pair
 };
 
 }  // namespace kildall::detail
