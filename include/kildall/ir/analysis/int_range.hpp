@@ -77,8 +77,11 @@ class IntRangeProblem {
   }
 
   /// An edge of a `cf.cond_br` is executable when the condition's range allows its side.
+  /// (The terminator, which says the arm, is read only for a condition that decides it: a
+  /// condition that may be either takes both edges of any branch.)
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<Interval> branch) const {
     if (branch.empty()) return true;  // (without reading the terminator)
+    if (branch[0].contains(0) && branch[0].contains(1)) return true;
     const auto arm = shape_->cond_branch_arm(e);
     if (!arm) return true;
     return branch[0].contains(*arm == 0 ? 1 : 0);

@@ -125,13 +125,16 @@ class SccpProblem {
   }
 
   /// An edge of a `cf.cond_br` is executable when the condition may take its side.
+  /// (The terminator, which says the arm, is read only for a condition that decides it: a
+  /// condition that may be either takes both edges of any branch.)
   [[nodiscard]] bool edge_executable(const CfgEdge& e, OperandStates<ConstantState> branch) const {
     if (branch.empty()) return true;  // (without reading the terminator)
+    const ConstantState& condition = branch[0];
+    const std::uint64_t* c = condition.if_constant();
+    if (c == nullptr && !condition.is_bottom()) return true;
     const auto arm = shape_->cond_branch_arm(e);
     if (!arm) return true;
-    const ConstantState& condition = branch[0];
-    if (const std::uint64_t* c = condition.if_constant()) return (*c != 0) == (*arm == 0);
-    return !condition.is_bottom();
+    return c != nullptr && (*c != 0) == (*arm == 0);
   }
 
   /// The constant state of result `v` from its op's operand states, by its op's record
