@@ -79,3 +79,34 @@ TEST_CASE("the view's edges are exactly the terminators' successors (random prog
     CHECK(scanned == reversed);
   }
 }
+
+TEST_CASE("the view says whether a block ends in an unregistered op with successors") {
+  const OpRegistry registry;
+  const ParseOptions unregistered{.allow_unregistered_ops = true};
+  const auto unregistered_branch = [&](const char* text) {
+    const Module m = parse_and_verify(text, registry, "t.mlir", unregistered);
+    return CfgView(m.functions.at(0), registry).has_unregistered_branch();
+  };
+  CHECK(unregistered_branch(R"(func.func @f() {
+  "foo.br"() [^bb1] : () -> ()
+^bb1:
+  return
+})"));
+  // An unregistered op that is not a branch, and an unregistered terminator without successors.
+  CHECK_FALSE(unregistered_branch(R"(func.func @f(%c: i1) {
+  "foo.op"() : () -> ()
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  "foo.return"() : () -> ()
+^bb2:
+  return
+})"));
+  // In a later block only.
+  CHECK(unregistered_branch(R"(func.func @f(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  return
+^bb2:
+  "foo.br"() [^bb1] : () -> ()
+})"));
+}

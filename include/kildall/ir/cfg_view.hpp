@@ -55,7 +55,7 @@ class CfgView : public RegionCfg<OpId, ValueId> {
   /// The CFG of `fn` (which must outlive the view and not change while it is used); `registry`
   /// describes how control flows through ops that own regions (only read when `fn` has some).
   explicit CfgView(const Function& fn, const OpRegistry& registry = OpRegistry::builtins())
-      : RegionCfg(FunctionRegions(fn, registry)), fn_(&fn) {}
+      : CfgView(fn, FunctionRegions(fn, registry)) {}
 
   /// The function viewed.
   [[nodiscard]] const Function& function() const { return *fn_; }
@@ -65,9 +65,16 @@ class CfgView : public RegionCfg<OpId, ValueId> {
     const std::optional<OpId> after = continuation_after(v);
     return after ? fn_->ops[*after].next : fn_->blocks[v].first_op;
   }
+  /// Whether some block ends in an unregistered op with successors (an opaque branch), as
+  /// found while the view was built.
+  [[nodiscard]] bool has_unregistered_branch() const { return unregistered_branch_; }
 
  private:
+  CfgView(const Function& fn, const FunctionRegions& regions)
+      : RegionCfg(regions), fn_(&fn), unregistered_branch_(regions.met_unregistered_branch()) {}
+
   const Function* fn_;
+  bool unregistered_branch_;
 };
 
 /// Boost.Graph traversal category of `CfgView`.

@@ -68,7 +68,8 @@ class FunctionRegions {
   [[nodiscard]] Function::BlockOps ops(BlockId b) const { return fn_->ops_of(b); }
   /// The successor slots of `b`'s terminator (none for a block without ops). Asks for the
   /// terminator of the block `prefetch_distance` on as well: the CFG is built by calling this
-  /// block after block, and each terminator is a cache miss in a large function.
+  /// block after block, and each terminator is a cache miss in a large function. Notes an
+  /// unregistered terminator with successors (`met_unregistered_branch`) while it reads one.
   [[nodiscard]] auto block_successors(BlockId b) const {
     if (const BlockId ahead = b + prefetch_distance; ahead < fn_->blocks.size()) {
       if (const OpId t = fn_->blocks[ahead].last_op; t != no_index) kildall::detail::prefetch_for_read(&fn_->ops[t]);
@@ -76,6 +77,7 @@ class FunctionRegions {
     const OpId term = fn_->blocks[b].last_op;
     const std::uint32_t begin = term == no_index ? 0 : fn_->ops[term].successor_begin;
     const std::uint32_t count = term == no_index ? 0 : fn_->ops[term].successor_count;
+    if (count != 0 && is(fn_->ops[term].code, BuiltinOp::unregistered)) met_unregistered_branch_ = true;
     return std::views::iota(begin, begin + count) |
            std::views::transform([fn = fn_](std::uint32_t s) { return BlockBranch{fn->successors[s].block, s}; });
   }
@@ -104,6 +106,11 @@ class FunctionRegions {
     const auto& deciding = flow.region_deciding_operand;
     return flow_at(owner, flow.from_region[index], index < deciding.size() ? deciding[index] : -1, op);
   }
+  /// Whether `block_successors` has met a block ending in an unregistered op with successors
+  /// (an opaque branch: it says nothing of what it passes to its successors' arguments), so
+  /// that the view built from this program tells its users without their reading every
+  /// terminator again.
+  [[nodiscard]] bool met_unregistered_branch() const { return met_unregistered_branch_; }
   /// For a loop (`RegionFlow::induction_bounds`) whose body's entry has arguments: its lower
   /// bound, upper bound and step; none otherwise.
   [[nodiscard]] std::span<const ValueId> induction_bounds(OpId op) const {
@@ -118,6 +125,7 @@ class FunctionRegions {
   static constexpr BlockId prefetch_distance = 8;  // blocks ahead whose terminator is asked for
   const Function* fn_;
   const OpRegistry* registry_;
+  mutable bool met_unregistered_branch_ = false;  // a note taken while the CFG is read (`block_successors`)
 };
 
 static_assert(RegionBranchProgramWithInduction<FunctionRegions>);

@@ -126,20 +126,9 @@ class FunctionShape {
   /// The shape of `fn`, whose ops owning regions `registry` describes.
   explicit FunctionShape(const Function& fn, const OpRegistry& registry = OpRegistry::builtins())
       : fn_(&fn), cfg_(fn, registry) {
-    // Opaque branches are rare: without regions, only each block's last op is read for one.
-    if (!fn.regions.empty()) {
-      find_opaque_entries();
-      return;
-    }
-    for (BlockId b = 0; b < fn.blocks.size(); ++b) {
-      if (const OpId t = fn.blocks[b].last_op; t != no_index) {
-        const OpData& o = fn.ops[t];
-        if (o.successor_count != 0 && is(o.code, BuiltinOp::unregistered)) {
-          find_opaque_entries();
-          return;
-        }
-      }
-    }
+    // Opaque branches are rare: without regions, the view says whether it met one while it read
+    // the terminators (a second walk over them was a cache miss per block on a large function).
+    if (!fn.regions.empty() || cfg_.has_unregistered_branch()) find_opaque_entries();
   }
 
   /// The function.
