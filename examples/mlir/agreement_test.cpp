@@ -368,7 +368,9 @@ TEST_CASE("kildall's analyses give the same answers over MLIR's IR as over kilda
         CHECK(((a == nullptr) == (b == nullptr) && (a == nullptr || *a == *b)));
       }
       for (mlir::Block* b : ranges.blocks().blocks()) CHECK(direct.block_reached(b) == ranges.executable(b));
-      const bool has_look_through = !kildall::ir::forwarded_values(fn).empty();
+      bool has_look_through = false;
+      for (kildall::ir::OpId op = 0; op < fn.ops.size() && !has_look_through; ++op)
+        has_look_through = kildall::ir::forwarded_value(fn, op) != kildall::ir::no_index;
       for (kildall::ir::ValueId v = 0; v < fn.values.size(); ++v) {
         const mlir::Value mv = p->mlir_value_of[f][v];
         const Interval* own = own_ranges.lookup(v);
@@ -379,7 +381,7 @@ TEST_CASE("kildall's analyses give the same answers over MLIR's IR as over kilda
                                                  << " vs " << kildall::to_string(*theirs));
         ++ranges_compared;
         // Constants: the reference SCCP also looks through an operand's defining op ((a + b) - b = a,
-        // kildall::ir::forwarded_values), which needs def-use edges the MLIR view does not add;
+        // kildall::ir::forwarded_value), which needs def-use edges the MLIR view does not add;
         // so the reference may be tighter, only ever in functions where that identity occurs.
         const kildall::ir::ConstantState* own_c = own_constants.lookup(v);
         const kildall_mlir::ConstantState* their_c = constants.lookup(mv);

@@ -10,6 +10,7 @@
 /// that the CFG view (cfg_view.hpp: the generic `RegionCfg` built from it,
 /// hence the solvers and the verifier's dominance) and the interpreter share.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -77,7 +78,8 @@ class FunctionRegions {
     const OpId term = fn_->blocks[b].last_op;
     const std::uint32_t begin = term == no_index ? 0 : fn_->ops[term].successor_begin;
     const std::uint32_t count = term == no_index ? 0 : fn_->ops[term].successor_count;
-    if (count != 0 && is(fn_->ops[term].code, BuiltinOp::unregistered)) met_unregistered_branch_ = true;
+    if (count != 0 && is(fn_->ops[term].code, BuiltinOp::unregistered))
+      met_unregistered_branch_.store(true, std::memory_order_relaxed);
     return std::views::iota(begin, begin + count) |
            std::views::transform([fn = fn_](std::uint32_t s) { return BlockBranch{fn->successors[s].block, s}; });
   }
@@ -110,7 +112,9 @@ class FunctionRegions {
   /// (an opaque branch: it says nothing of what it passes to its successors' arguments), so
   /// that the view built from this program tells its users without their reading every
   /// terminator again.
-  [[nodiscard]] bool met_unregistered_branch() const { return met_unregistered_branch_; }
+  [[nodiscard]] bool met_unregistered_branch() const {
+    return met_unregistered_branch_.load(std::memory_order_relaxed);
+  }
   /// For a loop (`RegionFlow::induction_bounds`) whose body's entry has arguments: its lower
   /// bound, upper bound and step; none otherwise.
   [[nodiscard]] std::span<const ValueId> induction_bounds(OpId op) const {
@@ -125,7 +129,9 @@ class FunctionRegions {
   static constexpr BlockId prefetch_distance = 8;  // blocks ahead whose terminator is asked for
   const Function* fn_;
   const OpRegistry* registry_;
-  mutable bool met_unregistered_branch_ = false;  // a note taken while the CFG is read (`block_successors`)
+  // A note taken while the CFG is read (`block_successors`); atomic, so that views built from one
+  // program on several threads at once do not race on it.
+  mutable std::atomic<bool> met_unregistered_branch_ = false;
 };
 
 static_assert(RegionBranchProgramWithInduction<FunctionRegions>);
