@@ -162,3 +162,35 @@ TEST_CASE("use counts into a reused array equal each value's use_count, after op
   CHECK(counts[y] == 1);
   CHECK(counts[z] == 0);
 }
+
+TEST_CASE("erased_count counts each op erased once, the ops of an erased op's regions included") {
+  const OpRegistry registry;
+  Module m = parse_and_verify(R"(func.func @f(%c: i1, %a: i8) -> i8 {
+  %x = arith.addi %a, %a : i8
+  %r = scf.if %c -> (i8) {
+    %y = arith.muli %a, %a : i8
+    scf.yield %y : i8
+  } else {
+    scf.yield %a : i8
+  }
+  return %a : i8
+}
+)",
+                              registry);
+  Function& fn = m.functions[0];
+  Rewriter rewriter(fn);
+  CHECK(rewriter.erased_count() == 0);
+  const OpId x_op = fn.values[2].owner;
+  rewriter.erase(x_op);
+  CHECK(rewriter.erased_count() == 1);
+  rewriter.erase(x_op);  // already erased: not counted again
+  CHECK(rewriter.erased_count() == 1);
+  OpId if_op = 0;
+  while (if_op < fn.ops.size() && !is(fn.ops[if_op].code, BuiltinOp::scf_if)) ++if_op;
+  REQUIRE(if_op < fn.ops.size());
+  rewriter.erase(if_op);  // with its muli and two yields
+  CHECK(rewriter.erased_count() == 5);
+  std::size_t erased = 0;
+  for (const OpData& o : fn.ops) erased += o.erased;
+  CHECK(erased == rewriter.erased_count());
+}

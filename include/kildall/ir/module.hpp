@@ -19,6 +19,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -344,6 +345,98 @@ inline void renumber_blocks(Function& fn, std::span<const BlockId> new_id) {
   }
   for (ValueData& v : fn.values)
     if (v.is_block_argument && v.owner != no_index) v.owner = new_id[v.owner];
+}
+
+/// The ids `compact_body` gave: by old id, the new one, or `no_index` for what it dropped.
+struct BodyRenumbering {
+  BodyArray<OpId> op;        ///< By old op id.
+  BodyArray<ValueId> value;  ///< By old value id.
+};
+
+/// Drops `fn`'s erased ops and the values nothing defines any more (the results of erased ops,
+/// block arguments removed from their block's range, the arguments of dropped blocks), and
+/// numbers what is left in program order: blocks in layout order, each block's arguments and
+/// then its ops (and their results) in list order; the operand and successor arrays are written
+/// anew in that op order. Names, types, locations, immediates and attributes stay with their
+/// ops and values, so the function prints the same; only ids change, and whatever holds ids of
+/// `fn` must be mapped through the result. A rewrite that erased most of a large function's
+/// ops leaves live ops scattered over an array of mostly erased ones: each later walk of the
+/// body then reads a cache line per op. Not done for a function with regions (its region table
+/// is ordered by the ids of the ops owning them): returns nothing then, and `fn` is unchanged.
+/// Throws `std::invalid_argument` (before changing anything) when a live op uses a value that
+/// nothing defines.
+[[nodiscard]] inline std::optional<BodyRenumbering> compact_body(Function& fn) {
+  if (!fn.regions.empty()) return std::nullopt;
+  BodyRenumbering map;
+  map.op.assign(fn.ops.size(), no_index);
+  map.value.assign(fn.values.size(), no_index);
+  OpId op_count = 0;
+  ValueId value_count = 0;
+  std::size_t operand_count = 0;
+  std::size_t successor_count = 0;
+  for (const BlockData& block : fn.blocks) {
+    for (std::uint32_t i = 0; i < block.argument_count; ++i) map.value[block.argument_begin + i] = value_count++;
+    for (OpId op = block.first_op; op != no_index; op = fn.ops[op].next) {
+      const OpData& o = fn.ops[op];
+      map.op[op] = op_count++;
+      for (std::uint32_t i = 0; i < o.result_count; ++i) map.value[o.result_begin + i] = value_count++;
+      operand_count += o.operand_count;
+      successor_count += o.successor_count;
+    }
+  }
+  for (const BlockData& block : fn.blocks) {
+    for (OpId op = block.first_op; op != no_index; op = fn.ops[op].next) {
+      for (const ValueId v : fn.operands_of(op)) {
+        if (v >= map.value.size() || map.value[v] == no_index)
+          throw std::invalid_argument("compact_body: a live op of @" + fn.name + " uses a value nothing defines");
+      }
+    }
+  }
+  BodyArray<OpData> ops(op_count);
+  BodyArray<ValueData> values(value_count);
+  BodyArray<ValueId> operands;
+  operands.reserve(operand_count);
+  BodyArray<Successor> successors;
+  successors.reserve(successor_count);
+  const auto renumbered = [](std::span<const std::uint32_t> ids, std::uint32_t id) {
+    return id == no_index ? no_index : ids[id];
+  };
+  ValueId next_value = 0;
+  for (BlockData& block : fn.blocks) {
+    for (std::uint32_t i = 0; i < block.argument_count; ++i) values[next_value + i] = fn.values[block.argument_begin + i];
+    block.argument_begin = next_value;
+    next_value += block.argument_count;
+    for (OpId op = block.first_op; op != no_index; op = fn.ops[op].next) {
+      OpData o = fn.ops[op];
+      const OpId id = map.op[op];
+      o.prev = renumbered(map.op, o.prev);
+      o.next = renumbered(map.op, o.next);
+      const std::uint32_t operand_begin = static_cast<std::uint32_t>(operands.size());
+      for (const ValueId v : fn.operands_of(op)) operands.push_back(map.value[v]);
+      const std::uint32_t successor_begin = static_cast<std::uint32_t>(successors.size());
+      for (std::uint32_t k = 0; k < o.successor_count; ++k) successors.push_back(fn.successors[o.successor_begin + k]);
+      for (std::uint32_t i = 0; i < o.result_count; ++i) {
+        values[next_value + i] = fn.values[o.result_begin + i];
+        values[next_value + i].owner = id;
+      }
+      o.operand_begin = operand_begin;
+      o.successor_begin = successor_begin;
+      o.result_begin = next_value;
+      next_value += o.result_count;
+      ops[id] = o;
+    }
+    block.first_op = renumbered(map.op, block.first_op);
+    block.last_op = renumbered(map.op, block.last_op);
+  }
+  std::erase_if(fn.op_attributes, [&](const OpAttributeText& a) { return map.op[a.op] == no_index; });
+  for (OpAttributeText& a : fn.op_attributes) a.op = map.op[a.op];
+  std::sort(fn.op_attributes.begin(), fn.op_attributes.end(),
+            [](const OpAttributeText& a, const OpAttributeText& b) { return a.op < b.op; });
+  fn.ops = std::move(ops);
+  fn.values = std::move(values);
+  fn.operands = std::move(operands);
+  fn.successors = std::move(successors);
+  return map;
 }
 
 class OpRegistry;

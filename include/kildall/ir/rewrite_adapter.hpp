@@ -24,6 +24,12 @@
 /// `arith.constant` per (type, value), at the start of the entry block (it
 /// dominates every use), named MLIR-style (`%c42_i32`, `%true`); the
 /// constants that already lead the entry block are adopted as such.
+///
+/// A region simplification that leaves at least half of the function's op
+/// slots erased (a sweep that folded and erased most of a large function)
+/// is followed by `compact_body` (module.hpp): the next sweeps and
+/// simplifications then walk dense arrays instead of reading a cache line per
+/// live op among the erased ones.
 
 #include <algorithm>
 #include <cstddef>
@@ -266,18 +272,38 @@ class RewriteAdapter {
 
   /// Simplifies the function's control flow (`ir::simplify_regions`: unreachable blocks,
   /// branches past pass-through blocks, single-predecessor blocks merged, dead ops and block
-  /// arguments); returns the number of changes. The use lists are rebuilt after a change.
+  /// arguments); returns the number of changes. The use lists are rebuilt after a change. When
+  /// at least half of the function's op slots then hold erased ops, the body is compacted
+  /// (`compact_body`: ops and values renumbered in program order), so that the next sweeps and
+  /// simplifications walk dense arrays: op and value ids held from before this call are stale.
   std::uint64_t simplify_regions() {
     const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_, rewriter_, simplification_scratch_).total();
     if (changes == 0) return 0;
-    collect_users();
     std::erase_if(constants_, [this](const auto& entry) {
       const ValueData& v = fn_->values[entry.second];
       return v.owner == no_index || fn_->ops[v.owner].erased;
     });
+    // Live now: those at the last count, plus the ops made since, minus those erased since
+    // (without regions, whose erased ops take their regions' ops along uncounted).
+    if (fn_->regions.empty() &&
+        2 * (live_ops_ + (fn_->ops.size() - op_slots_) - (rewriter_.erased_count() - erased_)) <= fn_->ops.size()) {
+      // The use lists are made anew for the new ids: their memory goes first, so that the
+      // compacted arrays do not add to the peak.
+      use_lists_ = {};
+      use_pool_ = {};
+      use_index_ = {};
+      slot_owner_ = {};
+      if (const std::optional<BodyRenumbering> renumbering = compact_body(*fn_)) {
+        for (auto& entry : constants_) entry.second = renumbering->value[entry.second];
+        ++compactions_;
+      }
+    }
+    collect_users();
     adopt_leading_constants();  // the `true`/`false` a propagated condition made
     return changes;
   }
+  /// How many times `simplify_regions` compacted the function's body.
+  [[nodiscard]] std::size_t compactions() const { return compactions_; }
 
   // --- FoldableIr ---
 
@@ -370,6 +396,7 @@ class RewriteAdapter {
   // list is emptied in its place, keeping its room, and refilled in one pass.
   void collect_users() {
     const auto live = [this](OpId op) { return !fn_->ops[op].erased && !fn_->in_erased_region(fn_->ops[op].block); };
+    live_ops_ = 0;
     if (use_lists_.empty()) {
       use_lists_.assign(fn_->values.size(), UseList{});
       for (OpId op = 0; op < fn_->ops.size(); ++op) {
@@ -387,8 +414,13 @@ class RewriteAdapter {
       for (UseList& list : use_lists_) list.size = 0;
     }
     grow();
-    for (OpId op = 0; op < fn_->ops.size(); ++op)
-      if (live(op)) add_uses(op);
+    for (OpId op = 0; op < fn_->ops.size(); ++op) {
+      if (!live(op)) continue;
+      add_uses(op);
+      ++live_ops_;
+    }
+    op_slots_ = fn_->ops.size();
+    erased_ = rewriter_.erased_count();
   }
   void grow() {
     if (use_lists_.size() < fn_->values.size()) use_lists_.resize(fn_->values.size(), UseList{});
@@ -454,6 +486,10 @@ class RewriteAdapter {
   BodyArray<OpId> slot_owner_;          // by operand slot of a live op: the op
   std::unordered_map<ConstantKey, ValueId, ConstantKeyHash> constants_;  // uniqued constants of the entry block
   OpId created_constant_ = no_index;
+  std::size_t live_ops_ = 0;     // live ops at the last `collect_users`
+  std::size_t op_slots_ = 0;     // op slots then
+  std::uint64_t erased_ = 0;     // the rewriter's erasures then
+  std::size_t compactions_ = 0;  // bodies compacted by `simplify_regions`
   // Scratch of `fold`: the operands' bits, which of them are known, the results' bits.
   std::vector<std::uint64_t> fold_bits_;
   std::vector<const std::uint64_t*> fold_known_;

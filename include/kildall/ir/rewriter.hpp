@@ -34,6 +34,8 @@ class Rewriter {
 
   /// The function being rewritten.
   [[nodiscard]] Function& function() const { return *fn_; }
+  /// The ops this rewriter has erased (those of erased ops' regions included).
+  [[nodiscard]] std::uint64_t erased_count() const { return erased_count_; }
 
   /// Makes room for `ops` more ops, `values` more values, `operands` more operands,
   /// `successors` more successors and `name_bytes` more bytes of names, so that a batch of
@@ -239,6 +241,7 @@ class Rewriter {
     else fn.blocks[o.block].last_op = o.prev;
     o.prev = o.next = no_index;
     o.erased = true;
+    ++erased_count_;
     // The ops of its regions go with it (their blocks stay, empty, in a region of an erased op).
     if (!fn.regions.empty()) {
       const auto [first, last] = fn.regions_of(op);
@@ -341,6 +344,7 @@ class Rewriter {
     return names_.contains(fn_->names, name);
   }
 
+  std::uint64_t erased_count_ = 0;  // ops erased by `erase`
   detail::ArenaNameSet names_;  // the names in use that start with an indexed byte
   std::array<bool, 256> indexed_{};  // by first byte: whether its names are in `names_`
   std::unordered_map<std::string, std::size_t> next_suffix_;  // by base: the least suffix not known taken
