@@ -28,6 +28,7 @@
 #include <kildall/ir/diagnostics.hpp>
 #include <kildall/ir/types.hpp>
 #include <kildall/support/large_array_allocator.hpp>
+#include <kildall/support/prefetch.hpp>
 
 namespace kildall::ir {
 
@@ -370,63 +371,78 @@ struct BodyRenumbering {
   BodyRenumbering map;
   map.op.assign(fn.ops.size(), no_index);
   map.value.assign(fn.values.size(), no_index);
-  OpId op_count = 0;
+  // The new ids, in one walk of the block lists (an operand may be defined in a block laid out
+  // later, so the ids come before the copy); the live ops in their new order, so that the copy
+  // reads them from an array instead of following the lists again.
+  BodyArray<OpId> order;
+  BodyArray<ValueId> block_start(fn.blocks.size());  // by block: its first new value id
   ValueId value_count = 0;
   std::size_t operand_count = 0;
   std::size_t successor_count = 0;
-  for (const BlockData& block : fn.blocks) {
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    const BlockData& block = fn.blocks[b];
+    block_start[b] = value_count;
     for (std::uint32_t i = 0; i < block.argument_count; ++i) map.value[block.argument_begin + i] = value_count++;
     for (OpId op = block.first_op; op != no_index; op = fn.ops[op].next) {
       const OpData& o = fn.ops[op];
-      map.op[op] = op_count++;
+      map.op[op] = static_cast<OpId>(order.size());
+      order.push_back(op);
       for (std::uint32_t i = 0; i < o.result_count; ++i) map.value[o.result_begin + i] = value_count++;
       operand_count += o.operand_count;
       successor_count += o.successor_count;
     }
   }
-  for (const BlockData& block : fn.blocks) {
-    for (OpId op = block.first_op; op != no_index; op = fn.ops[op].next) {
-      for (const ValueId v : fn.operands_of(op)) {
-        if (v >= map.value.size() || map.value[v] == no_index)
-          throw std::invalid_argument("compact_body: a live op of @" + fn.name + " uses a value nothing defines");
-      }
-    }
-  }
-  BodyArray<OpData> ops(op_count);
+  BodyArray<OpData> ops(order.size());
   BodyArray<ValueData> values(value_count);
-  BodyArray<ValueId> operands;
-  operands.reserve(operand_count);
-  BodyArray<Successor> successors;
-  successors.reserve(successor_count);
-  const auto renumbered = [](std::span<const std::uint32_t> ids, std::uint32_t id) {
-    return id == no_index ? no_index : ids[id];
-  };
-  ValueId next_value = 0;
-  for (BlockData& block : fn.blocks) {
-    for (std::uint32_t i = 0; i < block.argument_count; ++i) values[next_value + i] = fn.values[block.argument_begin + i];
-    block.argument_begin = next_value;
-    next_value += block.argument_count;
-    for (OpId op = block.first_op; op != no_index; op = fn.ops[op].next) {
-      OpData o = fn.ops[op];
-      const OpId id = map.op[op];
-      o.prev = renumbered(map.op, o.prev);
-      o.next = renumbered(map.op, o.next);
-      const std::uint32_t operand_begin = static_cast<std::uint32_t>(operands.size());
-      for (const ValueId v : fn.operands_of(op)) operands.push_back(map.value[v]);
-      const std::uint32_t successor_begin = static_cast<std::uint32_t>(successors.size());
-      for (std::uint32_t k = 0; k < o.successor_count; ++k) successors.push_back(fn.successors[o.successor_begin + k]);
-      for (std::uint32_t i = 0; i < o.result_count; ++i) {
-        values[next_value + i] = fn.values[o.result_begin + i];
-        values[next_value + i].owner = id;
-      }
-      o.operand_begin = operand_begin;
-      o.successor_begin = successor_begin;
-      o.result_begin = next_value;
-      next_value += o.result_count;
-      ops[id] = o;
+  BodyArray<ValueId> operands(operand_count);
+  BodyArray<Successor> successors(successor_count);
+  const auto renumbered = [&](OpId id) { return id == no_index ? no_index : map.op[id]; };
+  // The copy, op after op in the new order; `fn` itself changes only once it is done.
+  static constexpr std::size_t ahead = 16;  // ops asked for this far on: their records are scattered
+  std::size_t operand_at = 0, successor_at = 0;
+  BlockId block = no_index;
+  ValueId next_value = 0;  // the next new value id in program order (an op without results starts there)
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i + ahead < order.size()) {
+      const OpData& later = fn.ops[order[i + ahead]];
+      kildall::detail::prefetch_for_read(&later);
     }
-    block.first_op = renumbered(map.op, block.first_op);
-    block.last_op = renumbered(map.op, block.last_op);
+    const OpId op = order[i];
+    OpData o = fn.ops[op];
+    const auto id = static_cast<OpId>(i);
+    for (std::uint32_t k = 0; k < o.operand_count; ++k) {
+      const ValueId v = fn.operands[o.operand_begin + k];
+      if (v >= map.value.size() || map.value[v] == no_index)
+        throw std::invalid_argument("compact_body: a live op of @" + fn.name + " uses a value nothing defines");
+      operands[operand_at + k] = map.value[v];
+    }
+    std::copy_n(fn.successors.begin() + o.successor_begin, o.successor_count, successors.begin() + successor_at);
+    if (o.block != block) {
+      block = o.block;
+      next_value = block_start[block] + fn.blocks[block].argument_count;
+    }
+    const ValueId results = next_value;
+    next_value += o.result_count;
+    for (std::uint32_t r = 0; r < o.result_count; ++r) {
+      values[results + r] = fn.values[o.result_begin + r];
+      values[results + r].owner = id;
+    }
+    o.prev = renumbered(o.prev);
+    o.next = renumbered(o.next);
+    o.operand_begin = static_cast<std::uint32_t>(operand_at);
+    o.successor_begin = static_cast<std::uint32_t>(successor_at);
+    o.result_begin = results;
+    operand_at += o.operand_count;
+    successor_at += o.successor_count;
+    ops[id] = o;
+  }
+  // The blocks: their arguments, first and last ops.
+  for (BlockId b = 0; b < fn.blocks.size(); ++b) {
+    BlockData& data = fn.blocks[b];
+    for (std::uint32_t i = 0; i < data.argument_count; ++i) values[block_start[b] + i] = fn.values[data.argument_begin + i];
+    data.argument_begin = block_start[b];
+    data.first_op = renumbered(data.first_op);
+    data.last_op = renumbered(data.last_op);
   }
   std::erase_if(fn.op_attributes, [&](const OpAttributeText& a) { return map.op[a.op] == no_index; });
   for (OpAttributeText& a : fn.op_attributes) a.op = map.op[a.op];
