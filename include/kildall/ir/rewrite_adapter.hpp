@@ -283,8 +283,8 @@ class RewriteAdapter {
       const ValueData& v = fn_->values[entry.second];
       return v.owner == no_index || fn_->ops[v.owner].erased;
     });
-    // Live now: those at the last count, plus the ops made since, minus those erased since
-    // (without regions, whose erased ops take their regions' ops along uncounted).
+    // Live now: those at the last count, plus the ops made since, minus those erased since. (A
+    // function with regions is not compacted: see `compact_body`.)
     if (fn_->regions.empty() &&
         2 * (live_ops_ + (fn_->ops.size() - op_slots_) - (rewriter_.erased_count() - erased_)) <= fn_->ops.size()) {
       // The use lists are made anew for the new ids: their memory goes first, so that the
