@@ -273,31 +273,18 @@ class RewriteAdapter {
   /// Simplifies the function's control flow (`ir::simplify_regions`: unreachable blocks,
   /// branches past pass-through blocks, single-predecessor blocks merged, dead ops and block
   /// arguments); returns the number of changes. The use lists are rebuilt after a change. When
-  /// at least half of the function's op slots then hold erased ops, the body is compacted
-  /// (`compact_body`: ops and values renumbered in program order), so that the next sweeps and
-  /// simplifications walk dense arrays: op and value ids held from before this call are stale.
+  /// at least half of the function's op slots hold erased ops, before the simplification or
+  /// after it, the body is compacted (`compact_body`: ops and values renumbered in program
+  /// order), so that the simplification and the next sweeps walk dense arrays: op and value ids
+  /// held from before this call are stale.
   std::uint64_t simplify_regions() {
+    // The sweep before erased most ops (a function folded away): the simplification walks what
+    // is left in dense arrays. The use lists are made anew below in either case.
+    const bool compacted = compact_if_sparse();
     const std::uint64_t changes = ir::simplify_regions(*fn_, *registry_, rewriter_, simplification_scratch_).total();
-    if (changes == 0) return 0;
-    std::erase_if(constants_, [this](const auto& entry) {
-      const ValueData& v = fn_->values[entry.second];
-      return v.owner == no_index || fn_->ops[v.owner].erased;
-    });
-    // Live now: those at the last count, plus the ops made since, minus those erased since. (A
-    // function with regions is not compacted: see `compact_body`.)
-    if (fn_->regions.empty() &&
-        2 * (live_ops_ + (fn_->ops.size() - op_slots_) - (rewriter_.erased_count() - erased_)) <= fn_->ops.size()) {
-      // The use lists are made anew for the new ids: their memory goes first, so that the
-      // compacted arrays do not add to the peak.
-      use_lists_ = {};
-      use_pool_ = {};
-      use_index_ = {};
-      slot_owner_ = {};
-      if (const std::optional<BodyRenumbering> renumbering = compact_body(*fn_)) {
-        for (auto& entry : constants_) entry.second = renumbering->value[entry.second];
-        ++compactions_;
-      }
-    }
+    if (changes == 0 && !compacted) return 0;
+    drop_erased_constants();
+    (void)compact_if_sparse();
     collect_users();
     adopt_leading_constants();  // the `true`/`false` a propagated condition made
     return changes;
@@ -389,6 +376,38 @@ class RewriteAdapter {
     for (OpId op = fn_->blocks[0].first_op; op != no_index && is(fn_->ops[op].code, BuiltinOp::constant);
          op = fn_->ops[op].next)
       constants_.try_emplace(key(fn_->values[fn_->ops[op].result_begin].type, fn_->ops[op].imm), fn_->ops[op].result_begin);
+  }
+  // Forgets the uniqued constants whose ops were erased.
+  void drop_erased_constants() {
+    std::erase_if(constants_, [this](const auto& entry) {
+      const ValueData& v = fn_->values[entry.second];
+      return v.owner == no_index || fn_->ops[v.owner].erased;
+    });
+  }
+  // Compacts the body (`compact_body`) when at least half of the op slots hold erased ops;
+  // true if it did. The use lists are then empty, for `collect_users` to make anew. Live ops
+  // are counted without a walk: those at the last `collect_users`, plus the ops made since,
+  // minus those the rewriter erased since. (A function with regions is not compacted: see
+  // `compact_body`.)
+  bool compact_if_sparse() {
+    if (!fn_->regions.empty()) return false;
+    const std::size_t live = live_ops_ + (fn_->ops.size() - op_slots_) - (rewriter_.erased_count() - erased_);
+    if (2 * live > fn_->ops.size()) return false;
+    drop_erased_constants();  // before their values are dropped
+    // Their memory goes first, so that the compacted arrays do not add to the peak.
+    use_lists_ = {};
+    use_pool_ = {};
+    use_index_ = {};
+    slot_owner_ = {};
+    const std::optional<BodyRenumbering> renumbering = compact_body(*fn_);
+    if (!renumbering) return false;
+    for (auto& entry : constants_) entry.second = renumbering->value[entry.second];
+    // Counted afresh: no op is erased in the compacted body.
+    live_ops_ = fn_->ops.size();
+    op_slots_ = fn_->ops.size();
+    erased_ = rewriter_.erased_count();
+    ++compactions_;
+    return true;
   }
   // One use list per value, from the operands of the live ops, in op order. The first time,
   // each list gets exactly the room its uses take, side by side in the pool (a count, then a
