@@ -25,11 +25,11 @@
 /// dominates every use), named MLIR-style (`%c42_i32`, `%true`); the
 /// constants that already lead the entry block are adopted as such.
 ///
-/// A region simplification that leaves at least half of the function's op
-/// slots erased (a sweep that folded and erased most of a large function)
-/// is followed by `compact_body` (module.hpp): the next sweeps and
-/// simplifications then walk dense arrays instead of reading a cache line per
-/// live op among the erased ones.
+/// When at least half of the function's op slots hold erased ops (a sweep
+/// that folded and erased most of a large function), `simplify_regions`
+/// compacts the body (`compact_body`, module.hpp) before and after the
+/// simplification: it and the next sweeps then walk dense arrays instead of
+/// reading a cache line per live op among the erased ones.
 
 #include <algorithm>
 #include <cstddef>
