@@ -25,7 +25,7 @@
 /// dominates every use), named MLIR-style (`%c42_i32`, `%true`); the
 /// constants that already lead the entry block are adopted as such.
 ///
-/// When at least half of the function's op slots hold erased ops (a sweep
+/// When at least a third of the function's op slots hold erased ops (a sweep
 /// that folded and erased most of a large function), `simplify_regions`
 /// compacts the body (`compact_body`, module.hpp) before and after the
 /// simplification: it and the next sweeps then walk dense arrays instead of
@@ -273,7 +273,7 @@ class RewriteAdapter {
   /// Simplifies the function's control flow (`ir::simplify_regions`: unreachable blocks,
   /// branches past pass-through blocks, single-predecessor blocks merged, dead ops and block
   /// arguments); returns the number of changes. The use lists are rebuilt after a change. When
-  /// at least half of the function's op slots hold erased ops, before the simplification or
+  /// at least a third of the function's op slots hold erased ops, before the simplification or
   /// after it, the body is compacted (`compact_body`: ops and values renumbered in program
   /// order), so that the simplification and the next sweeps walk dense arrays: op and value ids
   /// held from before this call are stale.
@@ -384,7 +384,7 @@ class RewriteAdapter {
       return v.owner == no_index || fn_->ops[v.owner].erased;
     });
   }
-  // Compacts the body (`compact_body`) when at least half of the op slots hold erased ops;
+  // Compacts the body (`compact_body`) when at least a third of the op slots hold erased ops;
   // true if it did. The use lists are then empty, for `collect_users` to make anew. Live ops
   // are counted without a walk: those at the last `collect_users`, plus the ops made since,
   // minus those the rewriter erased since. (A function with regions is not compacted: see
@@ -392,7 +392,7 @@ class RewriteAdapter {
   bool compact_if_sparse() {
     if (!fn_->regions.empty()) return false;
     const std::size_t live = live_ops_ + (fn_->ops.size() - op_slots_) - (rewriter_.erased_count() - erased_);
-    if (2 * live > fn_->ops.size()) return false;
+    if (3 * live > 2 * fn_->ops.size()) return false;
     drop_erased_constants();  // before their values are dropped
     // Their memory goes first, so that the compacted arrays do not add to the peak.
     use_lists_ = {};
