@@ -86,12 +86,10 @@ namespace {
 std::size_t erase_dead_ops(Function& fn, const OpRegistry& registry) {
   Rewriter rewriter(fn);
   std::size_t erased = 0;
+  BodyArray<std::uint32_t> uses;
   for (bool again = true; again;) {
     again = false;
-    std::vector<std::uint32_t> uses(fn.values.size(), 0);
-    for (BlockId b = 0; b < fn.blocks.size(); ++b)
-      for (const OpId op : fn.ops_of(b))
-        for (const ValueId v : fn.operands_of(op)) ++uses[v];
+    rewriter.use_counts(uses);
     for (OpId op = 0; op < fn.ops.size(); ++op) {
       const OpData& o = fn.ops[op];
       if (o.erased || o.result_count == 0 || !has_no_effect(fn, op, registry)) continue;
