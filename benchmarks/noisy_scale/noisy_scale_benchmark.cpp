@@ -14,7 +14,8 @@
 // loop's master bound), window_bound (the bound by decomposition into
 // windows), lp_bound (the LP relaxation of the pooled cuts), pooled_cuts,
 // zero_half_cuts ({0,1/2}-cuts in that LP), lagrangian_bound (by blocks on
-// its duals), pieces (of that decomposition), windows (solved by the
+// its duals), lagrangian_pairs (adjacent blocks merged into pairs that
+// raised the last Lagrangian bound), pieces (of that decomposition), windows (solved by the
 // neighbourhood search), improved (windows whose solution was kept),
 // rejected (windows solved again with their outputs at their present noise).
 //
@@ -99,6 +100,7 @@ void run(benchmark::State& state, const noisy_scale::Program& g) {
   state.counters["pooled_cuts"] = static_cast<double>(s.pooled_cuts);
   state.counters["zero_half_cuts"] = static_cast<double>(s.zero_half_cuts);
   state.counters["lagrangian_bound"] = s.lagrangian_bound;
+  state.counters["lagrangian_pairs"] = static_cast<double>(s.lagrangian_pairs);
   state.counters["pieces"] = static_cast<double>(s.window_pieces);
   state.counters["windows"] = static_cast<double>(s.windows_solved);
   state.counters["improved"] = static_cast<double>(s.windows_improved);

@@ -26,7 +26,18 @@
 /// exceeds it by the blocks' integrality gaps. A block's optimum is as exact
 /// as GLPK's branch and bound (the cut loop's master trusts it the same way);
 /// a margin for its pruning tolerance (1e-7 relative) and for rounding is
-/// subtracted. Used by the lazy `reduce_noise` strategy on its pooled cover
+/// subtracted. Any partition of the elements gives such a bound, a coarser
+/// one at least as high for the same multipliers (pricing rows can only
+/// lower a block's minimum), so the time left after the blocks may go to
+/// pairs of adjacent blocks solved as one (`pair_seconds`): the rows that
+/// cross only between the two become the pair's own, and a pair whose
+/// minimum exceeds its two blocks' plus those rows' priced value replaces
+/// them. Each block joins at most one pair; pairs go easiest first (the
+/// least time GLPK took on their two blocks), and only pairs that such rows
+/// join (else the pair's minimum is the sum). On the 30,000-op w64
+/// pools about one unit a pair GLPK finishes, most pairs of 900 ops being
+/// far harder than their halves (docs/performance.md). Used by the lazy
+/// `reduce_noise` strategy on its pooled cover
 /// cuts (`lazy_placement.hpp`). Further valid inequalities `a x >= b`
 /// (`HittingSetInequality`, e.g. {0,1/2}-cuts) join as rows the same way (a
 /// crossing one adds `b y` and lowers `c_e` by `a_e y`). A block's own set
@@ -41,6 +52,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -58,32 +70,48 @@ struct HittingSetLagrangianBound {
   std::size_t blocks = 0;        ///< Blocks with own sets.
   std::size_t exact_blocks = 0;  ///< Of those, blocks whose weighted minimum GLPK proved.
   std::size_t second_tries = 0;  ///< Unfinished blocks solved again with the time left.
+  std::size_t pair_tries = 0;    ///< Pairs of adjacent blocks solved as one (`pair_seconds`).
+  std::size_t merged_pairs = 0;  ///< Of those, pairs that raised the bound (and replace their two blocks).
   double seconds = 0.0;          ///< Time in GLPK.
-  /// The blocks' minimisers side by side (per element: chosen), for a block
-  /// without a point from GLPK its elements of `c_e <= 0` only; every own
-  /// row of a block GLPK solved holds, the crossing ones need not (a
-  /// subgradient: the crossing rows' violations).
+  /// The minimisers of the blocks and merged pairs side by side (per
+  /// element: chosen), for one without a point from GLPK its elements of
+  /// `c_e <= 0` only; every own row of a block or pair GLPK solved holds,
+  /// the crossing ones need not (a subgradient: the crossing rows' violations).
   std::vector<bool> chosen;
+};
+
+/// How `hitting_set_lagrangian_bound` spends its time.
+struct HittingSetLagrangianOptions {
+  /// The most one block's GLPK solve may take, seconds.
+  double block_seconds = 2.0;
+  /// The time left before the deadline then goes to the blocks GLPK did not
+  /// finish, shared among them while each gets more than 1.5 times
+  /// `block_seconds`: each is solved again from the start and keeps the
+  /// better of its two values (on the 30,000-op w64 program 2.7 s
+  /// left proved 1-2 of 3 such blocks, docs/performance.md).
+  bool solve_unfinished_again = true;
+  /// When positive, the time still left before the deadline goes to pairs of
+  /// adjacent blocks solved as one (see the file comment), at most this long
+  /// each; 0: none.
+  double pair_seconds = 0.0;
+  /// The pairs stop once the bound reaches this (e.g. a known hitting set's size).
+  double enough = std::numeric_limits<double>::infinity();
 };
 
 /// The Lagrangian bound (see the file comment) of the minimum hitting set of
 /// `sets` (element lists over `0..n-1`) and the valid `inequalities`, with
 /// `multipliers[i] >= 0` for row `i` (the sets, then the inequalities; e.g.
 /// `HittingSetLpBound::duals`; those of the blocks' own rows only enter the
-/// fallback) and `block[e]` the block of element `e`; each block's GLPK solve
-/// gets at most `block_seconds`, none starts after `deadline` (the blocks
-/// left count with their fallback). With `solve_unfinished_again`, the time
-/// left before `deadline` then goes to the blocks GLPK did not finish, shared
-/// among them while each gets more than 1.5 times `block_seconds`: each is
-/// solved again from the start and keeps the better of its two values (on
-/// the 30,000-op w64 program 2.7 s left proved 1-2 of 3 such blocks,
-/// docs/performance.md). `std::invalid_argument` for sizes that
-/// do not match, an empty set, an element out of range or a negative
-/// multiplier.
+/// fallback) and `block[e]` the block of element `e`; no GLPK solve starts
+/// after `deadline` (the blocks left count with their fallback); `options`
+/// sets each block's time, the second solves of unfinished blocks and the
+/// merged pairs. `std::invalid_argument` for sizes that do not match, an
+/// empty set, an element out of range or a negative multiplier.
 [[nodiscard]] inline HittingSetLagrangianBound hitting_set_lagrangian_bound(
     std::size_t n, const std::vector<std::vector<std::uint32_t>>& sets, const std::vector<double>& multipliers,
-    const std::vector<std::uint32_t>& block, std::chrono::steady_clock::time_point deadline, double block_seconds = 2.0,
-    const std::vector<HittingSetInequality>& inequalities = {}, bool solve_unfinished_again = true) {
+    const std::vector<std::uint32_t>& block, std::chrono::steady_clock::time_point deadline,
+    const std::vector<HittingSetInequality>& inequalities = {}, const HittingSetLagrangianOptions& options = {}) {
+  const double block_seconds = options.block_seconds;
   const std::size_t rows = sets.size() + inequalities.size();
   if (multipliers.size() != rows) throw std::invalid_argument("hitting_set_lagrangian_bound: one multiplier per row");
   if (block.size() != n) throw std::invalid_argument("hitting_set_lagrangian_bound: one block per element");
@@ -98,6 +126,7 @@ struct HittingSetLagrangianBound {
   std::uint32_t blocks = 0;
   for (const std::uint32_t b : block) blocks = std::max(blocks, b + 1);
   std::vector<std::vector<std::size_t>> own(blocks);
+  std::vector<std::vector<std::size_t>> pair_rows(blocks);  // by block b: the rows across b and b + 1 only
   std::vector<double> cost(n, 1.0), load(n, 0.0);
   double value = 0.0;  // the crossing rows' multipliers times their right-hand sides
   std::size_t terms = 0;
@@ -119,7 +148,13 @@ struct HittingSetLagrangianBound {
       continue;
     }
     value += rhs(r) * y;
-    for (std::size_t j = 0; j < row.size(); ++j) cost[row[j]] -= coefficient(r, j) * y;
+    std::uint32_t low = b, high = b;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      cost[row[j]] -= coefficient(r, j) * y;
+      low = std::min(low, block[row[j]]);
+      high = std::max(high, block[row[j]]);
+    }
+    if (high == low + 1) pair_rows[low].push_back(r);
   }
   std::vector<std::vector<std::uint32_t>> members(blocks);
   for (std::uint32_t e = 0; e < n; ++e) members[block[e]].push_back(e);
@@ -127,7 +162,8 @@ struct HittingSetLagrangianBound {
   HittingSetLagrangianBound out;
   out.chosen.assign(n, false);
   for (std::uint32_t e = 0; e < n; ++e) out.chosen[e] = cost[e] <= 0.0;
-  // One block's weighted minimum with `seconds` for GLPK: its value, whether
+  // The weighted minimum of a group of elements (a block, or a pair of
+  // blocks) over its own rows with `seconds` for GLPK: its value, whether
   // GLPK proved it (or nothing was left to solve), whether GLPK ran, its time
   // in GLPK, the elements GLPK chose.
   struct BlockMinimum {
@@ -138,20 +174,21 @@ struct HittingSetLagrangianBound {
     std::vector<std::uint32_t> chosen;
   };
   std::vector<std::uint32_t> column(n, UINT32_MAX);  // (all UINT32_MAX between blocks)
-  const auto block_minimum = [&](std::uint32_t b, double seconds) {
+  const auto group_minimum = [&](const std::vector<std::uint32_t>& group, const std::vector<std::size_t>& group_rows,
+                                  double seconds) {
     BlockMinimum result;
     // Elements of c_e <= 0 are taken; the own sets they hit are done.
     double taken = 0.0, fallback = 0.0;
-    for (const std::uint32_t e : members[b]) {
+    for (const std::uint32_t e : group) {
       if (cost[e] <= 0.0) taken += cost[e];
       fallback -= std::max(0.0, load[e] - 1.0);
     }
-    for (const std::size_t r : own[b]) fallback += rhs(r) * multipliers[r];
+    for (const std::size_t r : group_rows) fallback += rhs(r) * multipliers[r];
     result.value = fallback;
     // Rows still open once the elements of c_e <= 0 are taken: sets they
     // miss; every own inequality (its right-hand side lowered by what they give).
     std::vector<std::size_t> open;
-    for (const std::size_t r : own[b]) {
+    for (const std::size_t r : group_rows) {
       if (r < sets.size() && implied[r]) continue;  // its subset, an own set too, is the row
       if (r >= sets.size() || std::none_of(sets[r].begin(), sets[r].end(), [&](std::uint32_t e) { return cost[e] <= 0.0; }))
         open.push_back(r);
@@ -219,6 +256,7 @@ struct HittingSetLagrangianBound {
       result.value = std::max(result.value, taken + glpk - 1e-7 * (1.0 + std::abs(glpk)) - 1e-9 * static_cast<double>(x.size()));
     return result;
   };
+  const auto block_minimum = [&](std::uint32_t b, double seconds) { return group_minimum(members[b], own[b], seconds); };
   std::vector<BlockMinimum> minimum(blocks);  // (value 0 for a block without members or own rows)
   std::vector<std::uint32_t> unfinished;     // blocks GLPK ran on and did not prove
   for (std::uint32_t b = 0; b < blocks; ++b) {
@@ -230,7 +268,7 @@ struct HittingSetLagrangianBound {
   // The time left before `deadline`, shared among the unfinished blocks, when
   // that gives each of them more than 1.5 times `block_seconds`: each solved
   // again from the start, the better of its two values kept.
-  for (std::size_t i = 0; i < unfinished.size() && solve_unfinished_again; ++i) {
+  for (std::size_t i = 0; i < unfinished.size() && options.solve_unfinished_again; ++i) {
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
     const double share = left / static_cast<double>(unfinished.size() - i);
     if (!(share > 1.5 * block_seconds)) break;
@@ -251,7 +289,56 @@ struct HittingSetLagrangianBound {
     out.exact_blocks += minimum[b].exact ? 1 : 0;
     for (const std::uint32_t e : minimum[b].chosen) out.chosen[e] = true;
   }
-  const double margin = 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(value));
+  const auto margin_of = [&](double v) { return 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(v)); };
+  // Pairs of adjacent blocks solved as one in the time left (see the file comment).
+  if (options.pair_seconds > 0.0 && blocks > 1) {
+    std::vector<std::uint32_t> pairs;  // by first block; only pairs that rows join, of blocks GLPK proved
+    for (std::uint32_t b = 0; b + 1 < blocks; ++b)
+      if (!pair_rows[b].empty() && minimum[b].exact && minimum[b + 1].exact) pairs.push_back(b);
+    std::stable_sort(pairs.begin(), pairs.end(), [&](std::uint32_t a, std::uint32_t c) {
+      return minimum[a].seconds + minimum[a + 1].seconds < minimum[c].seconds + minimum[c + 1].seconds;
+    });
+    std::vector<bool> in_pair(blocks, false);
+    std::vector<std::uint32_t> group;
+    std::vector<std::size_t> group_rows;
+    std::vector<double> saved;  // the group's costs with the pair's rows priced
+    for (const std::uint32_t b : pairs) {
+      if (std::ceil(value - margin_of(value)) >= options.enough) break;
+      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      if (!(left > 0.0)) break;
+      if (in_pair[b] || in_pair[b + 1]) continue;
+      group = members[b];
+      group.insert(group.end(), members[b + 1].begin(), members[b + 1].end());
+      group_rows = own[b];
+      group_rows.insert(group_rows.end(), own[b + 1].begin(), own[b + 1].end());
+      group_rows.insert(group_rows.end(), pair_rows[b].begin(), pair_rows[b].end());
+      // The pair's rows are its own now: not priced (the costs put back afterwards exactly).
+      saved.clear();
+      for (const std::uint32_t e : group) saved.push_back(cost[e]);
+      double priced = 0.0;
+      for (const std::size_t r : pair_rows[b]) {
+        priced += rhs(r) * multipliers[r];
+        const auto& row = elements(r);
+        for (std::size_t j = 0; j < row.size(); ++j) cost[row[j]] += coefficient(r, j) * multipliers[r];
+      }
+      const BlockMinimum pair = group_minimum(group, group_rows, std::min(left, options.pair_seconds));
+      std::vector<std::uint32_t> taken;  // elements of c_e <= 0 for the pair
+      for (const std::uint32_t e : group)
+        if (cost[e] <= 0.0) taken.push_back(e);
+      for (std::size_t i = 0; i < group.size(); ++i) cost[group[i]] = saved[i];
+      ++out.pair_tries;
+      out.seconds += pair.seconds;
+      const double gain = pair.value - minimum[b].value - minimum[b + 1].value - priced;
+      if (!(gain > 0.0)) continue;
+      in_pair[b] = in_pair[b + 1] = true;
+      ++out.merged_pairs;
+      value += gain;
+      for (const std::uint32_t e : group) out.chosen[e] = false;
+      for (const std::uint32_t e : taken) out.chosen[e] = true;
+      for (const std::uint32_t e : pair.chosen) out.chosen[e] = true;
+    }
+  }
+  const double margin = margin_of(value);
   out.certified = std::max(0.0, value - margin);
   out.bound = std::ceil(out.certified);
   return out;

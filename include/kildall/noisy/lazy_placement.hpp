@@ -522,11 +522,18 @@ template <NoisyProgram G>
       if (lagrangian && tuning.lagrangian_block_ops > 0 && lp.certified > 0.0 &&
           clock::now() < deadline && open()) {
         const auto lagrangian_start = clock::now();
+        HittingSetLagrangianOptions lagrangian_options;
+        lagrangian_options.block_seconds = tuning.lagrangian_block_seconds;
+        // (Pairs only in the last bound, which may run to the limit: an earlier one's time
+        // sets what the end keeps for the last.)
+        if (until == deadline) lagrangian_options.pair_seconds = tuning.lagrangian_pair_seconds;
+        lagrangian_options.enough = static_cast<double>(best_count());
         const HittingSetLagrangianBound blocks = hitting_set_lagrangian_bound(
             n, pool, lp.duals, lagrangian_block, std::min(deadline, std::max(until, clock::now()) + lagrangian_reserve),
-            tuning.lagrangian_block_seconds, zero_half);
+            zero_half, lagrangian_options);
         out.statistics.seconds_in_glpk += blocks.seconds;
         out.statistics.lagrangian_bound = std::max(out.statistics.lagrangian_bound, blocks.bound);
+        if (blocks.bound >= out.statistics.lagrangian_bound) out.statistics.lagrangian_pairs = blocks.merged_pairs;
         raise_bound(blocks.bound);
         lagrangian_seconds = std::chrono::duration<double>(clock::now() - lagrangian_start).count();
       }

@@ -185,6 +185,13 @@ struct LazyTuning {
   /// search, and is kept for it at the end, seconds per block (blocks not
   /// solved by then count with the LP's duals).
   double lagrangian_seconds_per_block = 0.1;
+  /// The last Lagrangian bound (the one that may run to the limit) gives the
+  /// time left after its blocks to pairs of adjacent blocks solved as one, at
+  /// most this long each (`HittingSetLagrangianOptions::pair_seconds`; 0:
+  /// none). On 30,000 ops w64 about one unit of bound a second
+  /// (docs/performance.md, "Twelfth step"). The earlier bounds do not: their
+  /// time is what the end keeps for the last one.
+  double lagrangian_pair_seconds = 1.0;
 };
 
 /// Tuning of the ilp strategy (`ilp_placement.hpp`).
@@ -254,6 +261,7 @@ struct PlacementStatistics {
   double lp_bound = 0.0;             ///< Bound from the LP relaxation of the pooled cuts (lazy; 0: not run).
   std::size_t zero_half_cuts = 0;    ///< {0,1/2}-cuts in that LP (lazy).
   double lagrangian_bound = 0.0;     ///< Bound by Lagrangian relaxation of that LP's blocks (lazy; 0: not run).
+  std::size_t lagrangian_pairs = 0;  ///< Adjacent blocks solved as one pair that raised the last Lagrangian bound (lazy).
   std::size_t pooled_cuts = 0;       ///< Cuts in that LP.
   std::size_t windows_solved = 0;    ///< Windows solved by the neighbourhood search (lazy).
   std::size_t windows_improved = 0;  ///< Of those, windows whose solution was kept.
