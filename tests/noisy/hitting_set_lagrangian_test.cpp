@@ -24,6 +24,13 @@ using hitting_set_test::Sets;
 
 std::chrono::steady_clock::time_point later() { return std::chrono::steady_clock::now() + std::chrono::seconds(60); }
 
+/// Blocks of `size` consecutive elements of `0..n-1`.
+std::vector<std::uint32_t> consecutive_blocks(std::size_t n, std::size_t size) {
+  std::vector<std::uint32_t> block(n);
+  for (std::size_t e = 0; e < n; ++e) block[e] = static_cast<std::uint32_t>(e / size);
+  return block;
+}
+
 HittingSetLagrangianOptions limited(double block_seconds, bool again = true, double pair_seconds = 0.0) {
   HittingSetLagrangianOptions options;
   options.block_seconds = block_seconds;
@@ -39,9 +46,7 @@ TEST_CASE("at most the brute-force minimum for any multipliers; at least the LP 
   int above_lp = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const auto [n, sets] = random_instance(rng);
-    std::vector<std::uint32_t> block(n);
-    const std::size_t size = 1 + rng() % n;
-    for (std::size_t e = 0; e < n; ++e) block[e] = static_cast<std::uint32_t>(e / size);
+    const std::vector<std::uint32_t> block = consecutive_blocks(n, 1 + rng() % n);
     CAPTURE(trial);
     const int best = brute_force(n, sets);
     const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, lp_seconds);
@@ -92,9 +97,7 @@ TEST_CASE("blocks GLPK does not finish in their limit are solved again with the 
   std::size_t retried = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const auto [n, sets] = random_instance(rng);
-    std::vector<std::uint32_t> block(n);
-    const std::size_t size = 4 + rng() % 8;
-    for (std::size_t e = 0; e < n; ++e) block[e] = static_cast<std::uint32_t>(e / size);
+    const std::vector<std::uint32_t> block = consecutive_blocks(n, 4 + rng() % 8);
     CAPTURE(trial);
     const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, lp_seconds);
     REQUIRE(lp.solved);
@@ -157,15 +160,32 @@ TEST_CASE("known: two odd cycles of five pairs, each split across two blocks: 5 
   CHECK(hitting_set_lagrangian_bound(10, cycles, lp.duals, block, std::chrono::steady_clock::now(), {}, limited(2.0, true, 10.0)).pair_tries == 0);
 }
 
+TEST_CASE("known: a pair whose blocks' minimisers meet its rows, exactly where priced, is not solved; over-met where priced, it is") {
+  // {1} is block 0's own set, {2} block 1's; {1, 2} crosses between them.
+  const Sets sets{{1}, {2}, {1, 2}};
+  const std::vector<std::uint32_t> block{0, 0, 1, 1};
+  // Not priced: the minimisers {1} and {2} meet it (twice), and the pair could gain nothing.
+  const HittingSetLagrangianBound unpriced =
+      hitting_set_lagrangian_bound(4, sets, {1.0, 1.0, 0.0}, block, later(), {}, limited(2.0, true, 10.0));
+  CHECK(unpriced.pair_tries == 0);
+  CHECK(unpriced.certified == doctest::Approx(2.0).epsilon(1e-6));
+  // Priced at 1/2, met twice: the pair's own minimum 2 exceeds 1/2 + 1/2 for the blocks and 1/2 priced.
+  const HittingSetLagrangianBound blocks = hitting_set_lagrangian_bound(4, sets, {0.5, 0.5, 0.5}, block, later());
+  CHECK(blocks.certified == doctest::Approx(1.5).epsilon(1e-6));
+  const HittingSetLagrangianBound priced =
+      hitting_set_lagrangian_bound(4, sets, {0.5, 0.5, 0.5}, block, later(), {}, limited(2.0, true, 10.0));
+  CHECK(priced.pair_tries == 1);
+  CHECK(priced.merged_pairs == 1);
+  CHECK(priced.certified == doctest::Approx(2.0).epsilon(1e-6));
+}
+
 TEST_CASE("pairs of adjacent blocks: still at most the brute-force minimum, never below the blocks alone, and above them on some instances") {
   std::mt19937 rng(1990);
   int raised = 0;
   std::size_t merged = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const auto [n, sets] = random_instance(rng);
-    std::vector<std::uint32_t> block(n);
-    const std::size_t size = 2 + rng() % 4;
-    for (std::size_t e = 0; e < n; ++e) block[e] = static_cast<std::uint32_t>(e / size);
+    const std::vector<std::uint32_t> block = consecutive_blocks(n, 2 + rng() % 4);
     CAPTURE(trial);
     const int best = brute_force(n, sets);
     const HittingSetLpBound lp = hitting_set_lp_bound(n, sets, lp_seconds);

@@ -34,7 +34,9 @@
 /// minimum exceeds its two blocks' plus those rows' priced value replaces
 /// them. Each block joins at most one pair; pairs go easiest first (the
 /// least time GLPK took on their two blocks), and only pairs that such rows
-/// join (else the pair's minimum is the sum). On the 30,000-op w64
+/// join and whose blocks' minimisers side by side do not already meet them,
+/// exactly where priced (complementary slackness: that point costs the least
+/// the pair can, so it could gain nothing). On the 30,000-op w64
 /// pools about one unit a pair GLPK finishes, most pairs of 900 ops being
 /// far harder than their halves (docs/performance.md). Used by the lazy
 /// `reduce_noise` strategy on its pooled cover
@@ -292,9 +294,21 @@ struct HittingSetLagrangianOptions {
   const auto margin_of = [&](double v) { return 1e-6 + 1e-12 * static_cast<double>(terms) * std::max(1.0, std::abs(v)); };
   // Pairs of adjacent blocks solved as one in the time left (see the file comment).
   if (options.pair_seconds > 0.0 && blocks > 1) {
-    std::vector<std::uint32_t> pairs;  // by first block; only pairs that rows join, of blocks GLPK proved
+    // A pair whose blocks' minimisers side by side meet each row across them, exactly where
+    // the row is priced (complementary slackness), gains nothing: that point costs the pair
+    // its blocks' minima plus the priced rows' value, the least it can cost. Not solved.
+    const auto gains_nothing = [&](std::uint32_t b) {
+      for (const std::size_t r : pair_rows[b]) {
+        const auto& row = elements(r);
+        double met = 0.0;
+        for (std::size_t j = 0; j < row.size(); ++j) met += out.chosen[row[j]] ? coefficient(r, j) : 0.0;
+        if (met < rhs(r) - 1e-9 || (multipliers[r] > 0.0 && met > rhs(r) + 1e-9)) return false;
+      }
+      return true;
+    };
+    std::vector<std::uint32_t> pairs;  // by first block: pairs that rows join, of blocks GLPK proved
     for (std::uint32_t b = 0; b + 1 < blocks; ++b)
-      if (!pair_rows[b].empty() && minimum[b].exact && minimum[b + 1].exact) pairs.push_back(b);
+      if (!pair_rows[b].empty() && minimum[b].exact && minimum[b + 1].exact && !gains_nothing(b)) pairs.push_back(b);
     std::stable_sort(pairs.begin(), pairs.end(), [&](std::uint32_t a, std::uint32_t c) {
       return minimum[a].seconds + minimum[a + 1].seconds < minimum[c].seconds + minimum[c + 1].seconds;
     });
