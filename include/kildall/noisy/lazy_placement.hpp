@@ -612,8 +612,9 @@ template <NoisyProgram G>
       incumbent = neighbourhood_search(incumbent, false, std::stop_token{}, search);
     }
     if (open() && clock::now() < deadline) {
-      // More shifted decompositions first (on the 10,000-op w64 program four of them
-      // gave the LP 3,653 where two gave 3,640), then merged pieces; their cuts join the
+      // More shifted decompositions first (five in all: on the 10,000-op w64 program
+      // four of them gave the LP 3,653 where two gave 3,640, and on 30,000 ops w64 five gave
+      // 10,912 where three gave 10,907-10,911, docs/performance.md), then merged pieces; their cuts join the
       // pool, and the LP and the Lagrangian bound run again at the end, in the time kept
       // for them (1.5 times the longest LP solve from a last basis, and `lagrangian_reserve`
       // or 1.25 times the last Lagrangian bound's time, whichever is longer). With time for
@@ -632,7 +633,7 @@ template <NoisyProgram G>
         // bound's) is left after this round's work; else the work goes on to the end.
         const bool on_the_way = tuning.pooled_lp && lp_seconds > 0.0 && next + seconds(0.875 * refresh) < end;
         const auto until = on_the_way ? next : end;
-        if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, until, 3);
+        if (tuning.pooled_lp) (void)decomposition.collect_shifted(solve_piece, until, 5);
         decomposition.improve(solve_piece, until);
         raise_bound(decomposition.bound());
         if (!on_the_way || !open() || decomposition.cuts().size() == pooled_pieces) break;
