@@ -533,7 +533,7 @@ template <NoisyProgram G>
             zero_half, lagrangian_options);
         out.statistics.seconds_in_glpk += blocks.seconds;
         out.statistics.lagrangian_bound = std::max(out.statistics.lagrangian_bound, blocks.bound);
-        if (blocks.bound >= out.statistics.lagrangian_bound) out.statistics.lagrangian_pairs = blocks.merged_pairs;
+        if (lagrangian_options.pair_seconds > 0.0) out.statistics.lagrangian_pairs = blocks.merged_pairs;  // (the last bound's)
         raise_bound(blocks.bound);
         lagrangian_seconds = std::chrono::duration<double>(clock::now() - lagrangian_start).count();
       }
