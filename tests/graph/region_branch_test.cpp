@@ -400,6 +400,7 @@ TEST_CASE("RegionCfg: an if op cuts its block into a continuation; region edges 
   }
   CHECK(cfg.successors(cont).empty());  // ret
   CHECK(cfg.edges().size() == 5);
+  CHECK(num_edges(cfg) == 5);  // (Boost's name: what a solver sizes its edge arrays by)
   // The continuation is dominated by the if's part, not by either arm.
   const auto dom = kildall::dominator_tree(cfg, ToyCfg::entry());
   CHECK(dom.immediate_dominator(cont) == 0u);

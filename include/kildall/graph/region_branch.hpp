@@ -279,6 +279,8 @@ class RegionCfg {
   }
   /// Number of vertices.
   [[nodiscard]] friend std::size_t num_vertices(const RegionCfg& g) { return g.vertex_count_; }
+  /// Number of edges.
+  [[nodiscard]] friend std::size_t num_edges(const RegionCfg& g) { return g.out_.size(); }
   /// Number of out-edges of `v`.
   [[nodiscard]] friend std::size_t out_degree(std::uint32_t v, const RegionCfg& g) { return g.successors(v).size(); }
   /// Number of in-edges of `v`.

@@ -48,8 +48,9 @@ enum class DependentsNeed : std::uint8_t {
 };
 
 /// The index arrays of one shape. Values and blocks are numbered by the
-/// shape's own indices; edges by target block; members (a block's arguments,
-/// then its op results) by block.
+/// shape's own indices; edges by source block (each block's out-edges in a
+/// row, in the order the CFG gives them); members (a block's arguments, then
+/// its op results) by block.
 template <SsaProgram Prog>
 struct SsaArrays {
   using Value = ssa_value_t<Prog>;
@@ -106,7 +107,7 @@ struct SsaArrays {
   FlagArray is_entry;
   std::vector<std::uint32_t> entry_indices;
   LargeArray<Edge> edges;
-  LargeArray<std::uint32_t> edge_target, edge_source;         // by edge (numbered by target block)
+  LargeArray<std::uint32_t> edge_target, edge_source;         // by edge (numbered by source block)
   CsrGraph out_edges;                                    // by block: its out-edges' numbers
   LargeArray<std::uint32_t> incoming_begin;                   // by member position
   LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
@@ -241,15 +242,10 @@ struct SsaArrays {
   }
 
  private:
-  /// The edge numbering by target block, and what each edge forwards in source order, while the
-  /// arrays are derived.
+  /// What each edge forwards and each block's number of arguments, while the arrays are derived.
   struct EdgeWalk {
-    LargeArray<std::uint32_t> first_in;         // by target: its first edge number (nb + 1)
-    LargeArray<std::uint32_t> slot;             // by target: its next edge number
-    LargeArray<Edge> by_source;                 // edge handles in source order
-    LargeArray<std::uint32_t> source_order;     // by edge number: its place in `by_source`
-    LargeArray<std::uint32_t> forwarded_begin;  // by place in `by_source`: its first forwarded value
-    LargeArray<std::uint32_t> forwarded;        // forwarded value indices, in source order
+    LargeArray<std::uint32_t> forwarded_begin;  // by edge: its first forwarded value (one past the last edge too)
+    LargeArray<std::uint32_t> forwarded;        // forwarded value indices, by edge
     LargeArray<std::uint32_t> arguments;        // by block: how many arguments it has
   };
 
@@ -303,36 +299,6 @@ struct SsaArrays {
     return true;
   }
 
-  /// CFG edges are numbered by target block (in source order within a target, as a CFG's
-  /// in-edges usually are): counts them per target first, from the CFG alone, so that each
-  /// block's out-edges and what they forward are read in `walk_blocks` right after its
-  /// terminator (a walk by target would reach every source's terminator anew: a cache miss per
-  /// edge on a large function).
-  bool count_in_edges(const Prog& prog, EdgeWalk& w) {
-    const auto& cfg = prog.cfg();
-    const std::size_t nb = block_count;
-    w.first_in.assign(nb + 1, 0);
-    for (std::size_t si = 0; si < nb; ++si) {
-      for (const auto& e : out_edge_range(cfg, block_at(si))) {
-        const std::size_t ti = vertex_index(cfg, target(e, cfg));
-        if (ti >= nb) return false;
-        ++w.first_in[ti + 1];
-      }
-    }
-    for (std::size_t ti = 0; ti < nb; ++ti) w.first_in[ti + 1] += w.first_in[ti];
-    const std::size_t edge_count = w.first_in[nb];
-    w.slot.assign(w.first_in.begin(), w.first_in.end() - 1);
-    // Edge handles need only be copyable: gathered in source order, laid out by number later.
-    w.by_source.reserve(edge_count);
-    w.source_order.assign(edge_count, 0);
-    w.forwarded_begin.assign(edge_count + 1, 0);
-    w.forwarded.reserve(edge_count);
-    w.arguments.assign(nb, 0);
-    edge_target.assign(edge_count, 0);
-    edge_source.assign(edge_count, 0);
-    return true;
-  }
-
   /// Each block's members (its arguments, then its op results) and branch operands, in block
   /// order; every op result's operands, in member order (only checked when the shape's own rows
   /// are read), and its extra operands; each block's out-edges and what they forward.
@@ -343,6 +309,20 @@ struct SsaArrays {
     const std::size_t nb = block_count;
     block_members.start_rows(nb, n);
     branch_operands.start_rows(nb, nb);
+    // Edges are numbered in source order, as walked (each block's out-edges in a row), into
+    // arrays written by index (a `push_back` was an out-of-line call here): of the CFG's size
+    // when it tells its number of edges (Boost's `num_edges`), else grown as needed.
+    std::size_t edge_room = 2 * nb;
+    if constexpr (requires { num_edges(cfg); }) edge_room = static_cast<std::size_t>(num_edges(cfg));
+    out_edges.start_rows(nb, edge_room);
+    edges.clear();
+    edges.reserve(edge_room);
+    edge_target.assign(edge_room, 0);
+    edge_source.assign(edge_room, 0);
+    w.forwarded_begin.assign(edge_room + 1, 0);
+    w.forwarded.reserve(edge_room);
+    w.arguments.assign(nb, 0);
+    std::size_t k = 0;  // the next edge's number
     member_operands = CsrGraph{};
     if constexpr (!shares_operand_rows) member_operands.start_rows(n, 2 * n);
     extra_operands.reset(n);
@@ -389,10 +369,15 @@ struct SsaArrays {
       branch_operands.end_row();
       for (const auto& e : out_edge_range(cfg, b)) {
         const std::size_t ti = vertex_index(cfg, target(e, cfg));
-        const std::uint32_t k = w.slot[ti]++;
-        const std::size_t j = w.by_source.size();
-        w.source_order[k] = static_cast<std::uint32_t>(j);
-        w.by_source.push_back(e);
+        if (ti >= nb) return false;
+        if (k == edge_target.size()) [[unlikely]] {  // (a CFG that does not tell its number of edges)
+          const std::size_t room = std::max<std::size_t>(16, 2 * k);
+          edge_target.resize(room);
+          edge_source.resize(room);
+          w.forwarded_begin.resize(room + 1);
+        }
+        out_edges.push(static_cast<std::uint32_t>(k));
+        edges.push_back(e);
         edge_target[k] = static_cast<std::uint32_t>(ti);
         edge_source[k] = static_cast<std::uint32_t>(bi);
         for (const auto& x : prog.forwarded_operands(e)) {
@@ -400,9 +385,13 @@ struct SsaArrays {
           if (xi >= n) return false;
           w.forwarded.push_back(static_cast<std::uint32_t>(xi));
         }
-        w.forwarded_begin[j + 1] = static_cast<std::uint32_t>(w.forwarded.size());
+        w.forwarded_begin[++k] = static_cast<std::uint32_t>(w.forwarded.size());
       }
+      out_edges.end_row();
     }
+    edge_target.resize(k);
+    edge_source.resize(k);
+    w.forwarded_begin.resize(k + 1);
     extra_operands.finish();
     operands_forward = forward;
     return true;
@@ -432,8 +421,8 @@ struct SsaArrays {
     return true;
   }
 
-  /// The branch uses, the edges by number, what each in-edge passes to each argument, each
-  /// block's out-edges; false when an edge passes more values than its target has arguments.
+  /// The branch uses and what each in-edge passes to each argument; false when an edge passes
+  /// more values than its target has arguments.
   bool finish_edges(const EdgeWalk& w) {
     const std::size_t n = value_count;
     const std::size_t nb = block_count;
@@ -443,18 +432,25 @@ struct SsaArrays {
       for (const std::uint32_t x : branch_operands.targets(b)) branch_uses.add(x, static_cast<std::uint32_t>(b));
     }
     branch_uses.finish();
-    // For each argument, what each in-edge passes to it.
+    // For each argument, what each in-edge passes to it: the in-edges of each block that pass
+    // anything, in source order (a counting sort of those edges by target).
     const auto& arguments = w.arguments;
-    const std::size_t edge_count = w.by_source.size();
-    const auto forwarded_count = [&](std::size_t k) {
-      return w.forwarded_begin[w.source_order[k] + 1] - w.forwarded_begin[w.source_order[k]];
-    };
+    const std::size_t edge_count = edges.size();
+    const auto forwarded_count = [&](std::size_t k) { return w.forwarded_begin[k + 1] - w.forwarded_begin[k]; };
+    LargeArray<std::uint32_t> first_in(nb + 1, 0);  // by target: its first in-edge in `in_edges`
     for (std::size_t k = 0; k < edge_count; ++k) {
-      if (forwarded_count(k) > arguments[edge_target[k]]) return false;  // more values than arguments
+      const std::uint32_t count = forwarded_count(k);
+      if (count > arguments[edge_target[k]]) return false;  // more values than arguments
+      if (count != 0) ++first_in[edge_target[k] + 1];
     }
-    edges.clear();
-    edges.reserve(edge_count);
-    for (std::size_t k = 0; k < edge_count; ++k) edges.push_back(w.by_source[w.source_order[k]]);
+    for (std::size_t ti = 0; ti < nb; ++ti) first_in[ti + 1] += first_in[ti];
+    LargeArray<std::uint32_t> in_edges(first_in[nb], 0);  // the edge numbers, by target
+    {
+      LargeArray<std::uint32_t> slot(first_in.begin(), first_in.end() - 1);
+      for (std::size_t k = 0; k < edge_count; ++k) {
+        if (forwarded_count(k) != 0) in_edges[slot[edge_target[k]]++] = static_cast<std::uint32_t>(k);
+      }
+    }
     incoming_begin.assign(block_members.pushed() + 1, 0);
     incoming_edge.resize(w.forwarded.size());
     incoming_value.resize(w.forwarded.size());
@@ -462,10 +458,11 @@ struct SsaArrays {
     std::size_t m = 0;  // member position
     for (std::size_t ti = 0; ti < nb; ++ti) {
       for (std::size_t i = 0; i < arguments[ti]; ++i) {
-        for (std::uint32_t k = w.first_in[ti]; k < w.first_in[ti + 1]; ++k) {
+        for (std::uint32_t j = first_in[ti]; j < first_in[ti + 1]; ++j) {
+          const std::uint32_t k = in_edges[j];
           if (i < forwarded_count(k)) {
             incoming_edge[incoming] = k;
-            incoming_value[incoming] = w.forwarded[w.forwarded_begin[w.source_order[k]] + i];
+            incoming_value[incoming] = w.forwarded[w.forwarded_begin[k] + i];
             ++incoming;
           }
         }
@@ -478,9 +475,6 @@ struct SsaArrays {
     }
     incoming_edge.resize(incoming);
     incoming_value.resize(incoming);
-    out_edges.assign_counted(nb, [&](auto&& emit) {
-      for (std::uint32_t k = 0; k < edge_source.size(); ++k) emit(edge_source[k], k);
-    });
     return true;
   }
 
@@ -505,7 +499,7 @@ struct SsaArrays {
     forwarded_to = CsrGraph{};
     if (!number_blocks(prog)) return false;
     EdgeWalk w;
-    if (!count_in_edges(prog, w) || !walk_blocks(prog, extra, w) || !finish_edges(w)) return false;
+    if (!walk_blocks(prog, extra, w) || !finish_edges(w)) return false;
     members_in_order = false;
     if (need != DependentsNeed::worklist) {
       build_forwarded_to();
