@@ -28,86 +28,14 @@
 #include <kildall/ir/verifier.hpp>
 #include <kildall/support/large_array_allocator.hpp>
 
+#include "heap_accounting.hpp"
 #include "mlir_program_generator.hpp"
 
-// Heap accounting: live and peak bytes of this process (the size is stored in
-// front of each block, so the counts need no allocator support). Freed huge
-// arrays kept for reuse by the process's buffer cache are not in use: the
-// peak is taken over live bytes minus what the cache keeps.
-namespace {
-std::size_t live_bytes = 0;
-std::size_t peak_bytes = 0;
-constexpr std::size_t header = 16;
-
-std::size_t in_use() { return live_bytes - kildall::detail::huge_buffer_cache().kept_bytes(); }
-void note_peak() {
-  if (const std::size_t used = in_use(); used > peak_bytes) peak_bytes = used;
-}
-
-void* counted_alloc(std::size_t size) {
-  void* raw = std::malloc(size + header);
-  if (!raw) throw std::bad_alloc();
-  *static_cast<std::size_t*>(raw) = size;
-  live_bytes += size;
-  note_peak();
-  return static_cast<char*>(raw) + header;
-}
-
-void counted_free(void* p) noexcept {
-  if (!p) return;
-  char* raw = static_cast<char*>(p) - header;
-  live_bytes -= *reinterpret_cast<std::size_t*>(raw);
-  std::free(raw);
-}
-
-// Over-aligned blocks (the solvers' per-vertex arrays, aligned for huge pages)
-// are few: their sizes are kept in a small table instead of a header.
-struct AlignedBlock {
-  void* p;
-  std::size_t size;
-};
-AlignedBlock aligned_blocks[1024];
-std::size_t aligned_count = 0;
-
-void* counted_aligned_alloc(std::size_t size, std::align_val_t align) {
-  const auto a = static_cast<std::size_t>(align);
-  void* p = std::aligned_alloc(a, (size + a - 1) / a * a);
-  if (!p || aligned_count == std::size(aligned_blocks)) throw std::bad_alloc();
-  aligned_blocks[aligned_count++] = {p, size};
-  live_bytes += size;
-  note_peak();
-  return p;
-}
-
-void counted_aligned_free(void* p) noexcept {
-  if (!p) return;
-  for (std::size_t i = 0; i < aligned_count; ++i) {
-    if (aligned_blocks[i].p == p) {
-      live_bytes -= aligned_blocks[i].size;
-      aligned_blocks[i] = aligned_blocks[--aligned_count];
-      break;
-    }
-  }
-  std::free(p);
-}
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_alloc(size); }
-void* operator new[](std::size_t size) { return counted_alloc(size); }
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void* operator new(std::size_t size, std::align_val_t a) { return counted_aligned_alloc(size, a); }
-void* operator new[](std::size_t size, std::align_val_t a) { return counted_aligned_alloc(size, a); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_aligned_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_aligned_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_aligned_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_aligned_free(p); }
 
 namespace {
 
 using namespace kildall::ir;
+namespace heap = kildall::bench::heap;
 
 /// One generated function of `ops` ops (seed 1, `cfg` shape), parsed once per size.
 const Module& single_function(std::size_t ops) {
@@ -154,10 +82,10 @@ void BM_Dense_SingleFunction(benchmark::State& state) {
   std::size_t visits = 0;
   std::size_t peak = 0;
   for (auto _ : state) {
-    const std::size_t base = in_use();
-    peak_bytes = base;
+    const std::size_t base = heap::in_use();
+    heap::peak = base;
     visits = solve_dense(fn, registry, state.range(1));
-    peak = peak_bytes - base;
+    peak = heap::peak - base;
   }
   counters(state, ops, fn.blocks.size(), visits, peak);
 }
@@ -170,8 +98,8 @@ void BM_Sparse_SingleFunction(benchmark::State& state) {
   std::size_t visits = 0;
   std::size_t peak = 0;
   for (auto _ : state) {
-    const std::size_t base = in_use();
-    peak_bytes = base;
+    const std::size_t base = heap::in_use();
+    heap::peak = base;
     if (state.range(1) == 0) {
       const SccpAnalysis sparse(fn, registry);
       visits = sparse.result().statistics().visits;
@@ -179,7 +107,7 @@ void BM_Sparse_SingleFunction(benchmark::State& state) {
       const IntRangeAnalysis sparse(fn);
       visits = sparse.result().statistics().visits;
     }
-    peak = peak_bytes - base;
+    peak = heap::peak - base;
   }
   counters(state, ops, fn.blocks.size(), visits, peak);
 }

@@ -29,45 +29,15 @@
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
 
+#include "heap_accounting.hpp"
 #include "mlir_program_generator.hpp"
 
-// Heap accounting: live and peak bytes of this process (the size is stored in
-// front of each block, so the counts need no allocator support).
-namespace {
-std::size_t live_bytes = 0;
-std::size_t peak_bytes = 0;
-std::size_t allocated_bytes = 0;
-constexpr std::size_t header = 16;
-
-void* counted_alloc(std::size_t size) {
-  void* raw = std::malloc(size + header);
-  if (!raw) throw std::bad_alloc();
-  *static_cast<std::size_t*>(raw) = size;
-  live_bytes += size;
-  allocated_bytes += size;
-  if (live_bytes > peak_bytes) peak_bytes = live_bytes;
-  return static_cast<char*>(raw) + header;
-}
-
-void counted_free(void* p) noexcept {
-  if (!p) return;
-  char* raw = static_cast<char*>(p) - header;
-  live_bytes -= *reinterpret_cast<std::size_t*>(raw);
-  std::free(raw);
-}
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_alloc(size); }
-void* operator new[](std::size_t size) { return counted_alloc(size); }
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
 
 namespace {
 
 using namespace kildall::ir;
 using kildall::bench::ProgramShape;
+namespace heap = kildall::bench::heap;
 
 /// The parsed module of one shape, size and function size (parsed once per process; the last one only).
 const Module& program(ProgramShape shape, std::size_t ops, std::size_t per_function) {
@@ -93,9 +63,9 @@ void run(benchmark::State& state, ProgramShape shape) {
   std::size_t largest_function = 0;
   for (const Function& fn : module.functions) largest_function = std::max(largest_function, fn.ops.size());
   for (auto _ : state) {
-    const std::size_t base = live_bytes;
-    const std::size_t allocated_before = allocated_bytes;
-    peak_bytes = live_bytes;
+    const std::size_t base = heap::in_use();
+    const std::size_t allocated_before = heap::allocated;
+    heap::peak = base;
     visits = 0;
     for (const Function& fn : module.functions) {
       if constexpr (std::is_same_v<Analysis, SccpAnalysis>) {
@@ -106,8 +76,8 @@ void run(benchmark::State& state, ProgramShape shape) {
         visits += analysis.result().statistics().visits;
       }
     }
-    peak = peak_bytes - base;
-    allocated = allocated_bytes - allocated_before;
+    peak = heap::peak - base;
+    allocated = heap::allocated - allocated_before;
   }
   const double n = static_cast<double>(ops);
   state.counters["time_per_op"] =

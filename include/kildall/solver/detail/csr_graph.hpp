@@ -38,14 +38,14 @@ class CsrGraph {
     pushed_ = 0;
   }
   /// Appends a target to the current row.
-  void push(std::uint32_t t) {
+  [[gnu::always_inline]] void push(std::uint32_t t) {
     // Writes into arrays sized ahead: a `push_back` per target was an out-of-line call in the
     // large loops that build the solver's arrays.
     if (pushed_ == target_.size()) [[unlikely]] grow(target_);
     target_[pushed_++] = t;
   }
   /// Closes the current row.
-  void end_row() {
+  [[gnu::always_inline]] void end_row() {
     if (rows_end_ == begin_.size()) [[unlikely]] grow(begin_);
     begin_[rows_end_++] = static_cast<std::uint32_t>(pushed_);
   }
