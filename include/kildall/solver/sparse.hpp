@@ -575,8 +575,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     }
   }
 
-  /// The candidate state of the value at `pos`; false when it cannot be computed yet.
-  bool compute(std::size_t pos, L& out) {
+  /// The candidate state of the value at `pos`; false when it cannot be computed yet. (Inlined
+  /// into the engine's `visit`, as `propagate` is: see there.)
+  [[gnu::always_inline]] bool compute(std::size_t pos, L& out) {
     const std::size_t vi = index_at(pos);
     if constexpr (has_cfg) {
       const std::uint32_t b = s_->block_of[vi];
@@ -627,7 +628,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     return is_changed(info.change) ? Settled::changed : Settled::unchanged;
   }
 
-  void propagate(std::size_t pos) {
+  [[gnu::always_inline]] void propagate(std::size_t pos) {
     const std::size_t vi = index_at(pos);
     if constexpr (has_cfg) {
       if (sweep_) {
