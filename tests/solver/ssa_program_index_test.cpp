@@ -136,6 +136,32 @@ TEST_CASE("an operand outside the numbering, in operand spans the solver reads i
   }
 }
 
+TEST_CASE("an edge that passes more values than its target has arguments is invalid input") {
+  // Block 0 branches to block 1, which has one argument, passing it two values (and, in the
+  // second program, to block 2 correctly as well): the derivation refuses the shape.
+  for (const bool with_good_edge : {false, true}) {
+    CAPTURE(with_good_edge);
+    classic::SsaProgram program;
+    program.blocks.resize(3);
+    program.values.push_back({classic::Op::constant, 0, 3});  // 0
+    program.values.push_back({classic::Op::constant, 0, 4});  // 1
+    program.values.push_back({classic::Op::argument, 1});     // 2
+    program.values.push_back({classic::Op::argument, 2});     // 3
+    program.blocks[0].values = {0, 1};
+    program.blocks[1].arguments = {2};
+    program.blocks[2].arguments = {3};
+    if (with_good_edge) program.blocks[0].successors.push_back({2, {1}});
+    program.blocks[0].successors.push_back({1, {0, 1}});
+    if (with_good_edge) program.blocks[0].condition = 0;
+    const auto cfg = classic::control_flow_graph(program);
+    const auto shape = classic::ssa_shape(program, cfg);
+    CHECK_FALSE(kildall::SsaProgramIndex(shape).valid());
+    const auto r = kildall::solve_sparse(shape, Sccp{&shape});
+    CHECK(r.status() == kildall::SolveStatus::invalid_input);
+    CHECK(r.lookup(0) == nullptr);
+  }
+}
+
 TEST_CASE("an index of an invalid shape is not valid, and a solve over it reports invalid input") {
   classic::SsaProgram program;
   program.blocks.resize(1);

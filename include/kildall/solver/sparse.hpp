@@ -495,12 +495,12 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
         if (i < n) {
           for (const std::uint32_t w : dependents_->targets(i)) touch(w);
           for (const auto& use : s_->branch_users(i)) {
-            for (const std::uint32_t k : s_->out_edges.targets(use.target)) touch(n + s_->edge_target[k]);
+            for (const std::uint32_t k : s_->out_edges_of(use.target)) touch(n + s_->edge_target[k]);
           }
         } else {
           const std::size_t b = i - n;
           for (const std::uint32_t v : s_->block_members.targets(b)) touch(v);
-          for (const std::uint32_t k : s_->out_edges.targets(b)) touch(n + s_->edge_target[k]);
+          for (const std::uint32_t k : s_->out_edges_of(b)) touch(n + s_->edge_target[k]);
         }
       });
       reset_values(r, affected);
@@ -783,7 +783,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if constexpr (has_branches) {
       if (!gather_branch_operands(b)) return;
     }
-    for (const std::uint32_t k : s_->out_edges.targets(b)) {
+    for (const std::uint32_t k : s_->out_edges_of(b)) {
       if (edge_live_at_[k] != 0) continue;
       if constexpr (has_branches) {
         if (!p_.edge_executable(s_->edges[k], OperandStates<L>(std::span<const L* const>(branch_scratch_)))) continue;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <kildall/graph/concepts.hpp>
+#include <kildall/graph/index_iterator.hpp>
 #include <kildall/graph/ssa_program.hpp>
 #include <kildall/solver/detail/csr_graph.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
@@ -108,7 +109,9 @@ struct SsaArrays {
   std::vector<std::uint32_t> entry_indices;
   LargeArray<Edge> edges;
   LargeArray<std::uint32_t> edge_target, edge_source;         // by edge (numbered by source block)
-  CsrGraph out_edges;                                    // by block: its out-edges' numbers
+  /// By block (and one past the last): its first out-edge's number. A block's out-edges are
+  /// numbered in a row (`out_edges_of`).
+  LargeArray<std::uint32_t> out_begin;
   LargeArray<std::uint32_t> incoming_begin;                   // by member position
   LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
 
@@ -132,6 +135,11 @@ struct SsaArrays {
       if (block_handles.empty()) return static_cast<Block>(bi);
     }
     return *block_handles[bi];
+  }
+
+  /// The numbers of block `bi`'s out-edges.
+  [[nodiscard]] IteratorRange<IndexIterator<std::uint32_t>> out_edges_of(std::size_t bi) const {
+    return {IndexIterator<std::uint32_t>(out_begin[bi]), IndexIterator<std::uint32_t>(out_begin[bi + 1])};
   }
 
   /// The (value, block) pairs of the terminators that branch on value `vi` (`target`: the
@@ -230,10 +238,9 @@ struct SsaArrays {
   [[nodiscard]] std::size_t bytes() const noexcept {
     return dependents.bytes() + member_operands.bytes() + extra_operands.bytes() + block_members.bytes() +
            branch_operands.bytes() + branch_uses.bytes() + forwarded_to.bytes() +
-           out_edges.bytes() +
            is_entry.capacity() +
            is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
-            edge_source.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
+            edge_source.capacity() + out_begin.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
             incoming_value.capacity() + entry_indices.capacity()) *
                sizeof(std::uint32_t) +
            value_handles.capacity() * sizeof(std::optional<Value>) +
@@ -314,7 +321,7 @@ struct SsaArrays {
     // when it tells its number of edges (Boost's `num_edges`), else grown as needed.
     std::size_t edge_room = 2 * nb;
     if constexpr (requires { num_edges(cfg); }) edge_room = static_cast<std::size_t>(num_edges(cfg));
-    out_edges.start_rows(nb, edge_room);
+    out_begin.assign(nb + 1, 0);
     edges.clear();
     edges.reserve(edge_room);
     edge_target.assign(edge_room, 0);
@@ -376,7 +383,6 @@ struct SsaArrays {
           edge_source.resize(room);
           w.forwarded_begin.resize(room + 1);
         }
-        out_edges.push(static_cast<std::uint32_t>(k));
         edges.push_back(e);
         edge_target[k] = static_cast<std::uint32_t>(ti);
         edge_source[k] = static_cast<std::uint32_t>(bi);
@@ -387,7 +393,7 @@ struct SsaArrays {
         }
         w.forwarded_begin[++k] = static_cast<std::uint32_t>(w.forwarded.size());
       }
-      out_edges.end_row();
+      out_begin[bi + 1] = static_cast<std::uint32_t>(k);
     }
     edge_target.resize(k);
     edge_source.resize(k);
