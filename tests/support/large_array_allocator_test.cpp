@@ -1,4 +1,4 @@
-// Tests support/large_array_allocator.hpp (alignment, huge-page rounding, every element usable, unused capacity returned); oracle: address arithmetic, sums over the elements and the kernel's page residency (mincore).
+// Tests support/large_array_allocator.hpp (alignment, huge-page rounding, every element usable, unused capacity returned, FlagArray reads and writes); oracle: address arithmetic, sums over the elements, the kernel's page residency (mincore) and std::vector<bool>.
 
 #include <doctest/doctest.h>
 
@@ -118,3 +118,48 @@ TEST_CASE("release_unused_capacity returns the pages past the elements and keeps
   CHECK(small[99] == 3);
 }
 #endif
+
+TEST_CASE("a FlagArray reads back what was written, at every size and across the huge-page threshold") {
+  using kildall::detail::FlagArray;
+  // Oracle: a std::vector<bool> written the same way.
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, 3 * huge_page_bytes + 5}) {
+    FlagArray flags(n, false);
+    std::vector<bool> expected(n, false);
+    REQUIRE(flags.size() == n);
+    CHECK(flags.empty() == (n == 0));
+    for (std::size_t i = 0; i < n; i += 3) {
+      flags[i] = true;
+      expected[i] = true;
+    }
+    for (std::size_t i = 1; i < n; i += 7) {
+      flags[i] = flags[i - 1];  // a flag copied from another, not the reference rebound
+      expected[i] = expected[i - 1];
+    }
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < n; ++i) mismatches += flags[i] != expected[i] ? 1 : 0;
+    CHECK(mismatches == 0);
+    const FlagArray& read_only = flags;
+    if (n > 3) CHECK(read_only[3]);
+    if (n > 4) CHECK_FALSE(read_only[4]);
+    FlagArray copy = flags;
+    CHECK(copy == flags);
+    if (n > 0) {
+      copy[n - 1] = !copy[n - 1];
+      CHECK_FALSE(copy == flags);
+    }
+  }
+  FlagArray grown(2, true);
+  grown.resize(5);  // new flags are off unless asked
+  CHECK(grown[1]);
+  CHECK_FALSE(grown[4]);
+  grown.resize(7, true);
+  CHECK(grown[6]);
+  CHECK_FALSE(grown[4]);
+  grown.assign(3, true);
+  CHECK(grown.size() == 3);
+  CHECK(grown[0]);
+  CHECK(grown[2]);
+  grown.clear();
+  CHECK(grown.empty());
+  CHECK(grown.capacity() >= 3);
+}

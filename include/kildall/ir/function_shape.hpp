@@ -157,7 +157,7 @@ class FunctionShape {
   /// variable, and for a block an unregistered terminator enters, its arguments): read from the
   /// function's op list as the range is walked, so the shape keeps no per-value table and a
   /// solver deriving its arrays reads each op once.
-  [[nodiscard]] BlockValues block_values(BlockId b) const {
+  [[nodiscard, gnu::always_inline]] BlockValues block_values(BlockId b) const {
     const Function& fn = *fn_;
     ValueId lead = 0, lead_end = 0;  // a block's arguments presented as its values (none for a continuation)
     if (b < fn.blocks.size()) {
@@ -182,7 +182,7 @@ class FunctionShape {
     return fn_->operands_of(value.owner).subspan(0, fn_->regular_operand_count(value.owner));
   }
   /// The values CFG edge `e` passes to its target's arguments, in order.
-  [[nodiscard]] std::span<const ValueId> forwarded_operands(const CfgEdge& e) const {
+  [[nodiscard, gnu::always_inline]] std::span<const ValueId> forwarded_operands(const CfgEdge& e) const {
     if (cfg_.is_region_edge(e)) return cfg_.forwarded(e);
     if (!opaque_entered_.empty() && opaque_entered_[e.target]) return {};  // its arguments are unknown
     const Successor& s = fn_->successors[e.successor];
@@ -191,7 +191,7 @@ class FunctionShape {
   }
   /// The operands the terminator of `b` decides its successors with (the condition of
   /// `cf.cond_br`; none for terminators without successors).
-  [[nodiscard]] std::span<const ValueId> branch_operands(BlockId b) const {
+  [[nodiscard, gnu::always_inline]] std::span<const ValueId> branch_operands(BlockId b) const {
     if (!fn_->regions.empty()) {
       if (const std::span<const ValueId> deciding = cfg_.deciding_operands(b); !deciding.empty()) return deciding;
       if (cfg_.part_end(b)) return {};  // ends in an op owning regions, deciding nothing

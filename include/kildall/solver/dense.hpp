@@ -273,8 +273,11 @@ class DenseEngine : public FixpointEngine<DenseEngine<G, TG, P, O>, lattice_t<P>
   }
 
   /// The in-state of the vertex at `pos`: its boundary (a root) joined with
-  /// what its executable incoming edges carry; false when nothing reaches it.
+  /// what its executable incoming edges carry; false when nothing reaches it. (The dense solve
+  /// never sweeps with rewinds, so never visits `Fresh`.)
+  template <bool Fresh>
   bool compute(std::size_t pos, L& out) const {
+    static_assert(!Fresh);
     const Vertex v = plan_.order[pos];
     const Result& r = *r_;
     bool have = false;

@@ -552,7 +552,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// before every visit: the common case, nothing pending, stays inlined in the engine.)
   void drain() {
     if constexpr (has_cfg) {
-      if (!pending_blocks_.empty() || renumber_due_) [[unlikely]] drain_pending();
+      if (work_pending_) [[unlikely]] drain_pending();
     }
   }
 
@@ -573,16 +573,19 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       }
       evaluate_out_edges(b, /*enqueue_targets=*/true);
     }
+    work_pending_ = renumber_due_;
   }
 
   /// The candidate state of the value at `pos`; false when it cannot be computed yet. (Inlined
-  /// into the engine's `visit`, as `propagate` is: see there.)
+  /// into the engine's `visit`, as `propagate` is: see there.) `Fresh`: the sweep's first pass,
+  /// which found the value's block executable (`dirty`).
+  template <bool Fresh>
   [[gnu::always_inline]] bool compute(std::size_t pos, L& out) {
     const std::size_t vi = index_at(pos);
     if constexpr (has_cfg) {
       const std::uint32_t b = s_->block_of[vi];
-      if (b == none || !r_->block_reached_[b]) return false;
-      if (sweep_) visited_at_[vi] = clock_;
+      if (!Fresh && (b == none || !r_->block_reached_[b])) return false;
+      if (Fresh || sweep_) visited_at_[vi] = clock_;
       if (s_->is_argument[vi]) return join_incoming(vi, b, out);
     }
     const Result& r = *r_;
@@ -714,7 +717,10 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   /// The next stamp of the sweep's clock (past `stamp_limit_`, the stamps are renumbered
   /// before the next visit).
   std::uint32_t tick() noexcept {
-    if (++clock_ >= stamp_limit_) [[unlikely]] renumber_due_ = sweep_;
+    if (++clock_ >= stamp_limit_) [[unlikely]] {
+      renumber_due_ = sweep_;
+      work_pending_ = work_pending_ || sweep_;
+    }
     return clock_;
   }
 
@@ -764,6 +770,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
     if (r_->block_reached_[b]) return;
     r_->block_reached_[b] = true;
     pending_blocks_.push_back(b);
+    work_pending_ = true;
   }
 
   /// Gathers the states of block `b`'s branch operands into `branch_scratch_`; false if one is uninitialized.
@@ -924,11 +931,9 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
           // A sweep widens at the arguments a back edge passes a value to (a higher index):
           // every cycle of the def-use graph goes through one, as every other use lies ahead.
           own_plan_.widening_point.assign(s_->value_count, false);
-          const auto members = s_->block_members.targets_all();
-          for (std::size_t m = 0; m < members.size(); ++m) {
-            for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
-              if (s_->incoming_value[j] >= members[m]) own_plan_.widening_point[members[m]] = true;
-            }
+          for (std::size_t j = 0; j < s_->incoming_value.size(); ++j) {
+            const std::uint32_t argument = s_->incoming_argument[j];
+            if (s_->incoming_value[j] >= argument) own_plan_.widening_point[argument] = true;
           }
         }
         plan_ = &own_plan_;
@@ -1003,6 +1008,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
   LargeArray<std::uint32_t> visited_at_, changed_at_;
   std::uint32_t clock_ = 1;
   bool renumber_due_ = false;
+  bool work_pending_ = false;  // blocks pending, or stamps due to be renumbered (one test per visit)
   std::optional<std::size_t> rescan_budget_;
   std::uint32_t stamp_limit_;
   std::vector<std::uint32_t> pending_blocks_;

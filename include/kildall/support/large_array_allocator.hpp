@@ -162,7 +162,65 @@ class LargeArray : public std::vector<T, LargeArrayAllocator<T>> {
 /// division and a fix-up) on every access, and those accesses were 6% of all
 /// instructions of SCCP over one function of 1e6 ops (docs/performance.md,
 /// "Instructions per op"). A byte costs 7/8 of a byte more per node.
-using FlagArray = LargeArray<std::uint8_t>;
+///
+/// The bytes are a `FlagByte`, not `unsigned char`: a store through a character type may
+/// modify any object, so after each flag a loop writes (a value reached, an argument placed)
+/// the compiler reloads every array pointer the loop holds; an enum's store modifies only
+/// objects of its own type.
+class FlagArray {
+ public:
+  /// The byte of one flag.
+  enum class FlagByte : std::uint8_t {
+    clear = 0,  ///< The flag is off.
+    set = 1,    ///< The flag is on.
+  };
+
+  /// One writable flag (converts to `bool`, assigned from `bool`).
+  class reference {
+   public:
+    /// Whether the flag is on.
+    [[nodiscard]] operator bool() const noexcept { return *byte_ != FlagByte::clear; }  // NOLINT: a flag reads as bool
+    /// Turns the flag on or off.
+    reference& operator=(bool on) noexcept {
+      *byte_ = on ? FlagByte::set : FlagByte::clear;
+      return *this;
+    }
+    /// Copies another flag's value (not the reference).
+    reference& operator=(const reference& other) noexcept { return *this = static_cast<bool>(other); }
+    reference(const reference&) = default;
+
+   private:
+    friend class FlagArray;
+    explicit reference(FlagByte& byte) noexcept : byte_(&byte) {}
+    FlagByte* byte_;
+  };
+
+  /// No flags.
+  FlagArray() = default;
+  /// `n` flags, each `on`.
+  FlagArray(std::size_t n, bool on) { assign(n, on); }
+  /// Replaces the flags with `n` flags, each `on` (one `memset`-like pass).
+  void assign(std::size_t n, bool on) { bytes_.assign(n, on ? FlagByte::set : FlagByte::clear); }
+  /// Keeps the first `n` flags; new ones are `on`.
+  void resize(std::size_t n, bool on = false) { bytes_.resize(n, on ? FlagByte::set : FlagByte::clear); }
+  /// Removes every flag (the buffer stays).
+  void clear() noexcept { bytes_.clear(); }
+  /// Whether flag `i` is on.
+  [[nodiscard]] bool operator[](std::size_t i) const noexcept { return bytes_[i] != FlagByte::clear; }
+  /// Flag `i`, to read or write.
+  [[nodiscard]] reference operator[](std::size_t i) noexcept { return reference(bytes_[i]); }
+  /// Number of flags.
+  [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
+  /// Whether there are no flags.
+  [[nodiscard]] bool empty() const noexcept { return bytes_.empty(); }
+  /// Bytes allocated (one per flag of capacity).
+  [[nodiscard]] std::size_t capacity() const noexcept { return bytes_.capacity(); }
+  /// The same flags.
+  friend bool operator==(const FlagArray&, const FlagArray&) = default;
+
+ private:
+  LargeArray<FlagByte> bytes_;
+};
 
 /// Gives the whole 4 KiB pages of `array`'s capacity past its elements (past a string's
 /// terminator) back to the system, for an array on `LargeArrayAllocator` (a `LargeArray` or a

@@ -107,12 +107,7 @@ class IntRangeProblem {
     constexpr std::size_t inline_operands = 4;
     static_assert(std::is_trivially_destructible_v<Interval>);
     const std::size_t count = operand_states.size();
-    std::vector<Interval> many;
-    if (count > inline_operands) {
-      many.reserve(count);
-      for (std::size_t i = 0; i < count; ++i) many.push_back(operand_states[i]);
-      return (*infer)(fn, op, fn.values[v].position, std::span<const Interval>(many));
-    }
+    if (count > inline_operands) [[unlikely]] return infer_wide(*infer, op, fn.values[v].position, operand_states);
     alignas(Interval) std::byte few[inline_operands * sizeof(Interval)];
     Interval* copied = reinterpret_cast<Interval*>(few);
     for (std::size_t i = 0; i < count; ++i) std::construct_at(copied + i, operand_states[i]);
@@ -120,6 +115,15 @@ class IntRangeProblem {
   }
 
  private:
+  /// `transfer`'s `infer` of result `position` of `op` with more operands than fit on the stack.
+  [[gnu::noinline]] Interval infer_wide(const RangeHook& infer, OpId op, std::uint32_t position,
+                                        OperandStates<Interval> operand_states) const {
+    std::vector<Interval> many;
+    many.reserve(operand_states.size());
+    for (std::size_t i = 0; i < operand_states.size(); ++i) many.push_back(operand_states[i]);
+    return infer(*fn_, op, position, std::span<const Interval>(many));
+  }
+
   const FunctionShape* shape_;
   const Function* fn_;
   const OpRegistry* registry_;

@@ -154,22 +154,49 @@ class SccpProblem {
     if (!def.eval || def.terminator) return ConstantState::top();  // opaque: calls, ops without semantics
     // The op's own operands (a trailing extra one is the forwarded value's state).
     const std::size_t count = std::min<std::size_t>(operands.size(), fn.regular_operand_count(op));
-    SmallBuffer<const std::uint64_t*> known(count);
+    if (count > inline_scratch || o.result_count > inline_scratch) [[unlikely]]
+      return transfer_of_wide_op(value, def, count, operands);
+    // Operand and result bits on the stack (written before read: not zeroed).
+    std::array<const std::uint64_t*, inline_scratch> known;
+    std::array<std::uint64_t, inline_scratch> bits, results;
+    return transfer_with(value, def, operands, std::span(known.data(), count), std::span(bits.data(), count),
+                         std::span(results.data(), o.result_count));
+  }
+
+ private:
+  /// Operands and results an op may have for `transfer` to keep its scratch on the stack.
+  static constexpr std::size_t inline_scratch = 8;
+
+  /// `transfer` of an op with more operands or results than `inline_scratch`: scratch on the heap.
+  [[gnu::noinline]] ConstantState transfer_of_wide_op(const ValueData& value, const OpDefinition& def,
+                                                      std::size_t count, OperandStates<ConstantState> operands) const {
+    std::vector<const std::uint64_t*> known(count);
+    std::vector<std::uint64_t> bits(count), results(fn_->ops[value.owner].result_count);
+    return transfer_with(value, def, operands, known, bits, results);
+  }
+
+  /// `transfer` of op result `value`, defined by `def`, given scratch for its own operands'
+  /// known bits (`known`, `bits`: one per operand the op reads) and its results' bits.
+  [[nodiscard, gnu::always_inline]] ConstantState transfer_with(const ValueData& value, const OpDefinition& def,
+                                            OperandStates<ConstantState> operands,
+                                            std::span<const std::uint64_t*> known, std::span<std::uint64_t> bits,
+                                            std::span<std::uint64_t> results) const {
+    const Function& fn = *fn_;
+    const OpId op = value.owner;
+    const std::size_t count = known.size();
     bool all_constant = true, any_bottom = false;
     for (std::size_t i = 0; i < count; ++i) {
-      known.data()[i] = operands[i].if_constant();
-      all_constant = all_constant && known.data()[i] != nullptr;
+      known[i] = operands[i].if_constant();
+      all_constant = all_constant && known[i] != nullptr;
       any_bottom = any_bottom || operands[i].is_bottom();
     }
     if (all_constant) {
-      // Operand and result bits in small inline buffers (no allocation for up to 8 of each).
-      SmallBuffer<std::uint64_t> bits(count), results(o.result_count);
-      for (std::size_t i = 0; i < count; ++i) bits.data()[i] = *known.data()[i];
-      if (!def.eval(fn, op, bits.span(), results.span()).ok) return ConstantState::top();  // undefined: no constant
-      return ConstantState::of(results.data()[value.position]);
+      for (std::size_t i = 0; i < count; ++i) bits[i] = *known[i];
+      if (!def.eval(fn, op, bits, results).ok) return ConstantState::top();  // undefined: no constant
+      return ConstantState::of(results[value.position]);
     }
-    if (def.fold && o.result_count == 1) {
-      if (const std::optional<Folded> folded = def.fold(fn, op, known.span())) {
+    if (def.fold && results.size() == 1) {
+      if (const std::optional<Folded> folded = def.fold(fn, op, known)) {
         if (folded->kind == Folded::Kind::constant) return ConstantState::of(folded->bits);
         return operands[folded->operand];
       }
@@ -183,27 +210,6 @@ class SccpProblem {
     if (operands.size() == count + 1) return operands[count];  // e.g. (a + b) - b: the state of a
     return ConstantState::top();
   }
-
- private:
-  /// A buffer of `n` values, inline up to 8 (where it lives is chosen once: the transfer reads
-  /// it per operand).
-  template <class T>
-  class SmallBuffer {
-   public:
-    explicit SmallBuffer(std::size_t n)
-        : heap_(n > inline_.size() ? std::make_unique<T[]>(n) : nullptr),
-          data_(heap_ ? heap_.get() : inline_.data()), size_(n) {}
-    SmallBuffer(const SmallBuffer&) = delete;  // (`data_` may point into the object itself)
-    SmallBuffer& operator=(const SmallBuffer&) = delete;
-    T* data() { return data_; }
-    std::span<T> span() { return {data_, size_}; }
-
-   private:
-    std::array<T, 8> inline_;  // written before read: not zeroed
-    std::unique_ptr<T[]> heap_;
-    T* data_;
-    std::size_t size_;
-  };
 
   const FunctionShape* shape_;
   const Function* fn_;

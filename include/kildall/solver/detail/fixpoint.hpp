@@ -85,7 +85,8 @@ enum class Settled : std::uint8_t {
 ///
 /// ```
 /// std::size_t index_at(std::size_t pos) const;      // node index at a position of the order
-/// bool compute(std::size_t pos, L& candidate);      // false: not computable yet
+/// template <bool Fresh> bool compute(std::size_t pos, L& candidate);  // false: not computable yet
+///                                                   // (Fresh: never visited, found `dirty`)
 /// Settled settle(const VisitInfo<L>&);              // after the state moved (or did not)
 /// void propagate(std::size_t pos);                  // re-queue what reads the node
 /// bool narrow(std::size_t pos, std::size_t index, L& candidate);  // commit a strictly lower state
@@ -250,20 +251,23 @@ class FixpointEngine {
   // Inlined into the loops that visit (the sweep's and the worklist's), and the front end's
   // `compute` and `propagate` into it: as calls, their prologues and epilogues were 3% of
   // SCCP's instructions on one large function (docs/performance.md, "Edges numbered as walked").
+  // `Fresh`: the node was never visited and the front end found it computable (`dirty`) just
+  // before (the sweep's first pass over a position): its first state is set without asking.
+  template <bool Fresh = false>
   [[gnu::always_inline]] void visit(std::size_t pos) {
     Derived& d = self();
     const std::size_t previous = last_changed_position_;
     const std::size_t idx = d.index_at(pos);
-    if (!d.compute(pos, candidate_)) return;
+    if (!d.template compute<Fresh>(pos, candidate_)) return;
     if (visits_[idx] >= opt_.max_visits_per_node) {
       stop(SolveStatus::visit_cap_reached, pos);
       return;
     }
     const std::uint32_t visit_number = ++visits_[idx];
     ++stats_->visits;
-    stats_->max_visits = std::max<std::size_t>(stats_->max_visits, visit_number);
+    if (!Fresh || stats_->max_visits == 0) stats_->max_visits = std::max<std::size_t>(stats_->max_visits, visit_number);
     VisitInfo<L> info{pos, idx, visit_number, false, false, false, ChangeResult::changed, nullptr};
-    if (!has_state(idx)) {
+    if (Fresh || !has_state(idx)) {
       info.first = true;
       ++stats_->nodes_reached;
       initialize(idx, std::move(candidate_));
@@ -326,8 +330,12 @@ class FixpointEngine {
         pos = cursor_++;
         from_cursor_ = true;
         if (pos >= frontier) {
+          // Never passed, so never visited: only positions behind the sweep are queued.
           frontier = pos + 1;
-        } else if (++stats_->rescans > rescan_budget_) {
+          if (d.dirty(pos)) visit<true>(pos);
+          continue;
+        }
+        if (++stats_->rescans > rescan_budget_) {
           abandon_sweep();
           return;
         }
@@ -361,7 +369,7 @@ class FixpointEngine {
       for (std::size_t pos = 0; pos < positions_; ++pos) {
         const std::size_t idx = d.index_at(pos);
         if (!has_state(idx)) continue;
-        if (!d.compute(pos, candidate_)) continue;
+        if (!d.template compute<false>(pos, candidate_)) continue;
         ++stats_->visits;
         ++stats_->narrowing_visits;
         L& current = this->state(idx);

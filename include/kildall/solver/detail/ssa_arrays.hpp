@@ -114,6 +114,7 @@ struct SsaArrays {
   LargeArray<std::uint32_t> out_begin;
   LargeArray<std::uint32_t> incoming_begin;                   // by member position
   LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
+  LargeArray<std::uint32_t> incoming_argument;              // by incoming pair: the argument (value index)
 
   /// The position among the blocks' members of placed value `vi`.
   [[nodiscard]] std::uint32_t member_of(std::size_t vi) const {
@@ -144,7 +145,9 @@ struct SsaArrays {
 
   /// The (value, block) pairs of the terminators that branch on value `vi` (`target`: the
   /// block), by block.
-  [[nodiscard]] std::span<const SparseRows::Entry> branch_users(std::size_t vi) const { return branch_uses.of(vi); }
+  [[nodiscard, gnu::always_inline]] std::span<const SparseRows::Entry> branch_users(std::size_t vi) const {
+    return branch_uses.of(vi);
+  }
 
   /// The operands the shape names of op result `vi`, as integral value indices: a span of the
   /// shape's own (`shares_operand_rows`) or of `member_operands`.
@@ -241,7 +244,7 @@ struct SsaArrays {
            is_entry.capacity() +
            is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
             edge_source.capacity() + out_begin.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
-            incoming_value.capacity() + entry_indices.capacity()) *
+            incoming_value.capacity() + incoming_argument.capacity() + entry_indices.capacity()) *
                sizeof(std::uint32_t) +
            value_handles.capacity() * sizeof(std::optional<Value>) +
            block_handles.capacity() * sizeof(std::optional<Block>) + edges.capacity() * sizeof(Edge) +
@@ -460,39 +463,41 @@ struct SsaArrays {
     incoming_begin.assign(block_members.pushed() + 1, 0);
     incoming_edge.resize(w.forwarded.size());
     incoming_value.resize(w.forwarded.size());
+    incoming_argument.resize(w.forwarded.size());
     std::size_t incoming = 0;
     std::size_t m = 0;  // member position
     for (std::size_t ti = 0; ti < nb; ++ti) {
+      const auto members = block_members.targets(ti);  // (its arguments first)
       for (std::size_t i = 0; i < arguments[ti]; ++i) {
         for (std::uint32_t j = first_in[ti]; j < first_in[ti + 1]; ++j) {
           const std::uint32_t k = in_edges[j];
           if (i < forwarded_count(k)) {
             incoming_edge[incoming] = k;
             incoming_value[incoming] = w.forwarded[w.forwarded_begin[k] + i];
+            incoming_argument[incoming] = members[i];
             ++incoming;
           }
         }
         incoming_begin[++m] = static_cast<std::uint32_t>(incoming);
       }
       // (the op results: nothing comes in)
-      const std::size_t results = block_members.targets(ti).size() - arguments[ti];
+      const std::size_t results = members.size() - arguments[ti];
       std::fill_n(incoming_begin.begin() + static_cast<std::ptrdiff_t>(m + 1), results, static_cast<std::uint32_t>(incoming));
       m += results;
     }
     incoming_edge.resize(incoming);
     incoming_value.resize(incoming);
+    incoming_argument.resize(incoming);
     return true;
   }
 
-  /// The arguments each forwarded value reaches, from the incoming lists.
+  /// The arguments each forwarded value reaches, from the incoming pairs (which come by
+  /// argument: each row lists its arguments in order).
   void build_forwarded_to() {
-    const auto members = block_members.targets_all();
     forwarded_to.assign_counted(
         value_count, [&](auto&& count) { for (const std::uint32_t x : incoming_value) count(x); },
         [&](auto&& emit) {
-          for (std::size_t m = 0; m < members.size(); ++m) {
-            for (std::uint32_t j = incoming_begin[m]; j < incoming_begin[m + 1]; ++j) emit(incoming_value[j], members[m]);
-          }
+          for (std::size_t j = 0; j < incoming_value.size(); ++j) emit(incoming_value[j], incoming_argument[j]);
         });
   }
 
