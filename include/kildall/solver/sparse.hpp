@@ -499,7 +499,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
           }
         } else {
           const std::size_t b = i - n;
-          for (const std::uint32_t v : s_->block_members.targets(b)) touch(v);
+          for (const std::uint32_t v : s_->block_members.row(b)) touch(v);
           for (const std::uint32_t k : s_->out_edges_of(b)) touch(n + s_->edge_target[k]);
         }
       });
@@ -566,8 +566,8 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if constexpr (observer_enabled<O>) notify_reached(obs_, block_at(b));
       // (the block is executable now: no need to ask, as `enqueue_value` does; and a block
       // ahead of a sweep is left to it)
-      const auto members = s_->block_members.targets(b);
-      const bool ahead = sweep_ && s_->members_in_order && !members.empty() && members.front() >= this->sweep_cursor();
+      const auto members = s_->block_members.row(b);
+      const bool ahead = sweep_ && s_->members_in_order && !members.empty() && *members.begin() >= this->sweep_cursor();
       if (!ahead) {
         for (const std::uint32_t v : members) this->enqueue(plan_->position_of(v));
       }
@@ -800,7 +800,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       if (!r_->block_reached_[t]) {
         mark_executable(t);
       } else if (enqueue_targets) {
-        for (const std::uint32_t a : s_->block_members.targets(t)) {
+        for (const std::uint32_t a : s_->block_members.row(t)) {
           if (!s_->is_argument[a]) break;  // arguments come first
           enqueue_value(a);
         }

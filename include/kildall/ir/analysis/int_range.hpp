@@ -89,7 +89,7 @@ class IntRangeProblem {
 
   /// The range of result `v` from its op's operand ranges: its record's `infer_ranges`
   /// (op_definition.hpp), or anything of its width for an op without one.
-  [[nodiscard]] Interval transfer(ValueId v, OperandStates<Interval> operand_states) const {
+  [[nodiscard, gnu::always_inline]] Interval transfer(ValueId v, OperandStates<Interval> operand_states) const {
     const Function& fn = *fn_;
     if (fn.values[v].is_block_argument) {  // a loop's induction variable, from its bounds (FunctionShape)
       if (operand_states.size() != 3) return Interval::full(width_of(v));

@@ -142,7 +142,7 @@ class SccpProblem {
   /// known ones, else the join of the operands an `arith.select`-like op chooses among. When
   /// `v` has an extra operand (`extra_operands`), the state of the value `v` always equals
   /// comes last and is the answer of last resort.
-  [[nodiscard]] ConstantState transfer(ValueId v, OperandStates<ConstantState> operands) const {
+  [[nodiscard, gnu::always_inline]] ConstantState transfer(ValueId v, OperandStates<ConstantState> operands) const {
     const Function& fn = *fn_;
     const ValueData& value = fn.values[v];
     if (value.is_block_argument) return ConstantState::top();  // a loop's induction variable (FunctionShape)

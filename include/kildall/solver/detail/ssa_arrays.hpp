@@ -26,6 +26,7 @@
 #include <kildall/graph/ssa_program.hpp>
 #include <kildall/solver/detail/csr_graph.hpp>
 #include <kildall/solver/detail/iteration_plan.hpp>
+#include <kildall/solver/detail/member_rows.hpp>
 #include <kildall/solver/detail/sparse_rows.hpp>
 #include <kildall/support/large_array_allocator.hpp>
 
@@ -77,19 +78,17 @@ struct SsaArrays {
   LargeArray<std::uint32_t> block_of;           // by value: block index, or none
   FlagArray is_argument;                   // by value: a block argument (else an op result, or unplaced)
   /// By value: its position among the blocks' members, or none; left empty while
-  /// `members_are_values` (read it through `member_of`).
+  /// `members_are_values()` (read it through `member_of`).
   LargeArray<std::uint32_t> member_position;
-  /// Whether each value's position among the members is its own index: the values are numbered
-  /// block by block, each block's arguments then its op results, as an IR numbered in program
-  /// order has them. `member_position` is then not kept.
-  bool members_are_values = true;
   /// By member position: the shape's operands of each op result (none for an argument); left
   /// empty when the shape's own rows are read (`shares_operand_rows`).
   CsrGraph member_operands;
   /// By value: the extra operands of op results (a problem's `extra_operands`), after the shape's.
   SparseRows extra_operands;
   CsrGraph dependents;                     // by value: values computed from it
-  CsrGraph block_members;                  // by block: arguments, then op results (value indices)
+  /// By block: its arguments, then its op results (value indices); no list while
+  /// `members_are_values()`.
+  MemberRows block_members;
   CsrGraph branch_operands;                // by block: what its terminator branches on
   /// By value: the blocks whose terminator branches on it (few values are branch operands).
   SparseRows branch_uses;
@@ -116,9 +115,14 @@ struct SsaArrays {
   LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
   LargeArray<std::uint32_t> incoming_argument;              // by incoming pair: the argument (value index)
 
+  /// Whether each value's position among the members is its own index: the values are numbered
+  /// block by block, each block's arguments then its op results, as an IR numbered in program
+  /// order has them. `member_position` and the list of members are then not kept.
+  [[nodiscard]] bool members_are_values() const noexcept { return block_members.identity(); }
+
   /// The position among the blocks' members of placed value `vi`.
   [[nodiscard]] std::uint32_t member_of(std::size_t vi) const {
-    return members_are_values ? static_cast<std::uint32_t>(vi) : member_position[vi];
+    return members_are_values() ? static_cast<std::uint32_t>(vi) : member_position[vi];
   }
 
   /// The value handle with index `vi`.
@@ -209,7 +213,7 @@ struct SsaArrays {
       forward = forward && xi < v;
       return true;
     };
-    for (const std::uint32_t member : block_members.targets_all()) {
+    for (const std::uint32_t member : block_members.all()) {
       v = member;
       if (!is_argument[v] && !extra(value_at(v), add)) return false;
     }
@@ -221,7 +225,7 @@ struct SsaArrays {
   /// The dependents of every value given each op result's operands (the shape's, then
   /// `extras`'): an op result depends on its operands, an argument on what is forwarded to it.
   void build_dependents(const Prog& prog, const SparseRows& extras, CsrGraph& out) const {
-    const auto members = block_members.targets_all();
+    const auto members = block_members.all();
     const auto count_sources = [&](auto&& count) {  // every operand, then every forwarded value
       for (const std::uint32_t v : members) {
         if (!is_argument[v]) for_each_operand(prog, extras, v, count);
@@ -229,10 +233,11 @@ struct SsaArrays {
       for (const std::uint32_t x : incoming_value) count(x);
     };
     out.assign_counted(value_count, count_sources, [&](auto&& emit) {
-      for (std::size_t m = 0; m < members.size(); ++m) {
-        const std::uint32_t v = members[m];
+      std::size_t m = 0;  // the member position
+      for (const std::uint32_t v : members) {
         if (!is_argument[v]) for_each_operand(prog, extras, v, [&](std::uint32_t x) { emit(x, v); });
         for (std::uint32_t j = incoming_begin[m]; j < incoming_begin[m + 1]; ++j) emit(incoming_value[j], v);
+        ++m;
       }
     });
   }
@@ -305,7 +310,6 @@ struct SsaArrays {
     block_of.assign(n, none);
     is_argument.assign(n, false);
     member_position.clear();
-    members_are_values = true;
     return true;
   }
 
@@ -317,7 +321,7 @@ struct SsaArrays {
     const auto& cfg = prog.cfg();
     const std::size_t n = value_count;
     const std::size_t nb = block_count;
-    block_members.start_rows(nb, n);
+    block_members.start_rows(nb);
     branch_operands.start_rows(nb, nb);
     // Edges are numbered in source order, as walked (each block's out-edges in a row), into
     // arrays written by index (a `push_back` was an out-of-line call here): of the CFG's size
@@ -414,11 +418,10 @@ struct SsaArrays {
     const std::size_t m = block_members.pushed();
     // While every value placed so far sits at its own index, a value placed twice would be one
     // below `m`, so no table is needed to notice it.
-    if (!members_are_values || vi != m) {
-      if (members_are_values) {  // the first value out of place: the positions so far, written out
+    if (!members_are_values() || vi != m) {
+      if (members_are_values()) {  // the first value out of place: the positions so far, written out
         member_position.assign(value_count, none);
         for (std::size_t i = 0; i < m; ++i) member_position[i] = static_cast<std::uint32_t>(i);
-        members_are_values = false;
       }
       if (member_position[vi] != none) return false;
       member_position[vi] = static_cast<std::uint32_t>(m);
@@ -467,21 +470,21 @@ struct SsaArrays {
     std::size_t incoming = 0;
     std::size_t m = 0;  // member position
     for (std::size_t ti = 0; ti < nb; ++ti) {
-      const auto members = block_members.targets(ti);  // (its arguments first)
-      for (std::size_t i = 0; i < arguments[ti]; ++i) {
+      auto member = block_members.row(ti).begin();  // (its arguments first)
+      for (std::size_t i = 0; i < arguments[ti]; ++i, ++member) {
         for (std::uint32_t j = first_in[ti]; j < first_in[ti + 1]; ++j) {
           const std::uint32_t k = in_edges[j];
           if (i < forwarded_count(k)) {
             incoming_edge[incoming] = k;
             incoming_value[incoming] = w.forwarded[w.forwarded_begin[k] + i];
-            incoming_argument[incoming] = members[i];
+            incoming_argument[incoming] = *member;
             ++incoming;
           }
         }
         incoming_begin[++m] = static_cast<std::uint32_t>(incoming);
       }
       // (the op results: nothing comes in)
-      const std::size_t results = members.size() - arguments[ti];
+      const std::size_t results = block_members.row_size(ti) - arguments[ti];
       std::fill_n(incoming_begin.begin() + static_cast<std::ptrdiff_t>(m + 1), results, static_cast<std::uint32_t>(incoming));
       m += results;
     }
@@ -515,10 +518,15 @@ struct SsaArrays {
     if (need != DependentsNeed::worklist) {
       build_forwarded_to();
       members_in_order = true;
-      if (!members_are_values) {  // (values at their own member positions are in order)
+      if (!members_are_values()) {  // (values at their own member positions are in order)
         for (std::size_t b = 0; b < block_count && members_in_order; ++b) {
-          const auto members = block_members.targets(b);
-          for (std::size_t i = 1; i < members.size(); ++i) members_in_order = members_in_order && members[i - 1] < members[i];
+          std::uint32_t previous = 0;
+          bool first = true;
+          for (const std::uint32_t v : block_members.row(b)) {
+            members_in_order = members_in_order && (first || previous < v);
+            previous = v;
+            first = false;
+          }
         }
       }
     }
