@@ -681,8 +681,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       const std::uint32_t seen = visited_at_[vi];
       if (seen == 0) return true;
       if (s_->is_argument[vi]) {
-        const std::uint32_t m = s_->member_of(vi);
-        for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
+        for (const std::uint32_t j : s_->incoming_of(vi, b)) {
           // (a value not yet computed passes nothing: its first state is a change too)
           const std::uint32_t live = edge_live_at_[s_->incoming_edge[j]];
           const std::uint32_t x = s_->incoming_value[j];
@@ -829,8 +828,7 @@ class SparseEngine : public FixpointEngine<SparseEngine<Prog, P, O>, lattice_t<P
       out = static_cast<L>(p_.boundary(value_at(vi)));
       have = true;
     }
-    const std::uint32_t m = s_->member_of(vi);
-    for (std::uint32_t j = s_->incoming_begin[m]; j < s_->incoming_begin[m + 1]; ++j) {
+    for (const std::uint32_t j : s_->incoming_of(vi, b)) {
       const std::uint32_t k = s_->incoming_edge[j];
       const std::uint32_t x = s_->incoming_value[j];
       if (!r.reached_[x] || !edge_executable_now(k)) continue;

@@ -111,7 +111,11 @@ struct SsaArrays {
   /// By block (and one past the last): its first out-edge's number. A block's out-edges are
   /// numbered in a row (`out_edges_of`).
   LargeArray<std::uint32_t> out_begin;
-  LargeArray<std::uint32_t> incoming_begin;                   // by member position
+  /// By block (and one past the last): the rank of its first argument among all blocks'
+  /// arguments (a block's arguments are its first members).
+  LargeArray<std::uint32_t> first_argument;
+  /// By argument rank (and one past the last): its first incoming pair (`incoming_of`).
+  LargeArray<std::uint32_t> incoming_begin;
   LargeArray<std::uint32_t> incoming_edge, incoming_value;  // what each in-edge passes to the argument
   LargeArray<std::uint32_t> incoming_argument;              // by incoming pair: the argument (value index)
 
@@ -140,6 +144,14 @@ struct SsaArrays {
       if (block_handles.empty()) return static_cast<Block>(bi);
     }
     return *block_handles[bi];
+  }
+
+  /// The incoming pairs (indices into `incoming_edge`, `incoming_value`) of argument `vi` of
+  /// block `bi`: what each in-edge passes to it.
+  [[nodiscard, gnu::always_inline]] IteratorRange<IndexIterator<std::uint32_t>> incoming_of(std::size_t vi,
+                                                                                           std::size_t bi) const {
+    const std::uint32_t rank = first_argument[bi] + (member_of(vi) - block_members.row_begin(bi));
+    return {IndexIterator<std::uint32_t>(incoming_begin[rank]), IndexIterator<std::uint32_t>(incoming_begin[rank + 1])};
   }
 
   /// The numbers of block `bi`'s out-edges.
@@ -233,11 +245,14 @@ struct SsaArrays {
       for (const std::uint32_t x : incoming_value) count(x);
     };
     out.assign_counted(value_count, count_sources, [&](auto&& emit) {
-      std::size_t m = 0;  // the member position
+      // (the incoming pairs come by argument, in member order: a cursor follows them)
+      std::size_t j = 0;
       for (const std::uint32_t v : members) {
-        if (!is_argument[v]) for_each_operand(prog, extras, v, [&](std::uint32_t x) { emit(x, v); });
-        for (std::uint32_t j = incoming_begin[m]; j < incoming_begin[m + 1]; ++j) emit(incoming_value[j], v);
-        ++m;
+        if (!is_argument[v]) {
+          for_each_operand(prog, extras, v, [&](std::uint32_t x) { emit(x, v); });
+        } else {
+          for (; j < incoming_argument.size() && incoming_argument[j] == v; ++j) emit(incoming_value[j], v);
+        }
       }
     });
   }
@@ -248,7 +263,7 @@ struct SsaArrays {
            branch_operands.bytes() + branch_uses.bytes() + forwarded_to.bytes() +
            is_entry.capacity() +
            is_argument.capacity() + (block_of.capacity() + member_position.capacity() + edge_target.capacity() +
-            edge_source.capacity() + out_begin.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
+            edge_source.capacity() + out_begin.capacity() + first_argument.capacity() + incoming_begin.capacity() + incoming_edge.capacity() +
             incoming_value.capacity() + incoming_argument.capacity() + entry_indices.capacity()) *
                sizeof(std::uint32_t) +
            value_handles.capacity() * sizeof(std::optional<Value>) +
@@ -463,12 +478,16 @@ struct SsaArrays {
         if (forwarded_count(k) != 0) in_edges[slot[edge_target[k]]++] = static_cast<std::uint32_t>(k);
       }
     }
-    incoming_begin.assign(block_members.pushed() + 1, 0);
+    first_argument.resize(nb + 1);
+    first_argument[0] = 0;
+    for (std::size_t ti = 0; ti < nb; ++ti) first_argument[ti + 1] = first_argument[ti] + arguments[ti];
+    incoming_begin.resize(first_argument[nb] + 1);
+    incoming_begin[0] = 0;
     incoming_edge.resize(w.forwarded.size());
     incoming_value.resize(w.forwarded.size());
     incoming_argument.resize(w.forwarded.size());
     std::size_t incoming = 0;
-    std::size_t m = 0;  // member position
+    std::size_t rank = 0;  // the argument's among all blocks' arguments
     for (std::size_t ti = 0; ti < nb; ++ti) {
       auto member = block_members.row(ti).begin();  // (its arguments first)
       for (std::size_t i = 0; i < arguments[ti]; ++i, ++member) {
@@ -481,12 +500,8 @@ struct SsaArrays {
             ++incoming;
           }
         }
-        incoming_begin[++m] = static_cast<std::uint32_t>(incoming);
+        incoming_begin[++rank] = static_cast<std::uint32_t>(incoming);
       }
-      // (the op results: nothing comes in)
-      const std::size_t results = block_members.row_size(ti) - arguments[ti];
-      std::fill_n(incoming_begin.begin() + static_cast<std::ptrdiff_t>(m + 1), results, static_cast<std::uint32_t>(incoming));
-      m += results;
     }
     incoming_edge.resize(incoming);
     incoming_value.resize(incoming);
