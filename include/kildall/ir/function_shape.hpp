@@ -149,7 +149,7 @@ class FunctionShape {
     }
     const BlockData& block = fn_->blocks[b];
     const ValueId end = block.argument_begin + block.argument_count;
-    if (!opaque_entered_.empty() && opaque_entered_[b]) return std::views::iota(end, end);
+    if (any_opaque_entry_ && opaque_entered_[b]) return std::views::iota(end, end);
     const ValueId skip = cfg_.induction_bounds(b).empty() ? 0 : 1;
     return std::views::iota(block.argument_begin + skip, end);
   }
@@ -163,7 +163,7 @@ class FunctionShape {
     if (b < fn.blocks.size()) {
       const BlockData& block = fn.blocks[b];
       lead = lead_end = block.argument_begin;
-      if (!opaque_entered_.empty() && opaque_entered_[b]) lead_end += block.argument_count;
+      if (any_opaque_entry_ && opaque_entered_[b]) lead_end += block.argument_count;
       else if (!cfg_.induction_bounds(b).empty()) lead_end += 1;
     }
     if (fn.regions.empty()) return BlockValues(fn, lead, lead_end, fn.blocks[b].first_op, no_index);  // (a block's ops)
@@ -184,7 +184,7 @@ class FunctionShape {
   /// The values CFG edge `e` passes to its target's arguments, in order.
   [[nodiscard, gnu::always_inline]] std::span<const ValueId> forwarded_operands(const CfgEdge& e) const {
     if (cfg_.is_region_edge(e)) return cfg_.forwarded(e);
-    if (!opaque_entered_.empty() && opaque_entered_[e.target]) return {};  // its arguments are unknown
+    if (any_opaque_entry_ && opaque_entered_[e.target]) return {};  // its arguments are unknown
     const Successor& s = fn_->successors[e.successor];
     if (s.operand_count == 0) return {};  // (without reading the terminator)
     return fn_->operands_of(fn_->terminator(cfg_.block_of(e.source))).subspan(s.operand_begin, s.operand_count);
@@ -222,6 +222,7 @@ class FunctionShape {
         if (fn.blocks[s.block].argument_count == 0) continue;
         if (opaque_entered_.empty()) opaque_entered_.assign(fn.blocks.size(), false);
         opaque_entered_[s.block] = true;
+        any_opaque_entry_ = true;
       }
     }
   }
@@ -229,6 +230,7 @@ class FunctionShape {
   const Function* fn_;
   CfgView cfg_;
   std::vector<bool> opaque_entered_;  // by block, when any: an unregistered terminator enters it (see the file comment)
+  bool any_opaque_entry_ = false;     // `opaque_entered_` is kept (one test, not a `std::vector<bool>`'s two ends)
 };
 
 }  // namespace kildall::ir
