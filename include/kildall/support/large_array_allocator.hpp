@@ -187,6 +187,7 @@ class FlagArray {
     }
     /// Copies another flag's value (not the reference).
     reference& operator=(const reference& other) noexcept { return *this = static_cast<bool>(other); }
+    /// Another handle on the same flag.
     reference(const reference&) = default;
 
    private:
