@@ -276,6 +276,12 @@ class Interval {
     check_same_width(other, "join");
     if (other.is_empty()) return ChangeResult::unchanged;
     if (is_empty()) return assign(other);
+    // One within the other's bounds: the hull is the larger one, already canonical (no
+    // tightening; a loop's incoming values mostly are, once it is stable).
+    if (umin_ <= other.umin_ && other.umax_ <= umax_ && smin_ <= other.smin_ && other.smax_ <= smax_)
+      return ChangeResult::unchanged;
+    if (other.umin_ <= umin_ && umax_ <= other.umax_ && other.smin_ <= smin_ && smax_ <= other.smax_)
+      return assign(other);
     return assign(canonical(width_, std::min(umin_, other.umin_), std::max(umax_, other.umax_),
                             std::min(smin_, other.smin_), std::max(smax_, other.smax_)));
   }
