@@ -4,7 +4,15 @@
 // what the analyses cost (generating and parsing the function cancels out). Deterministic, so
 // it compares two commits where wall time is too noisy (docs/performance.md, "Instructions
 // per op").
-//   analysis_instructions <sccp|int-range> <ops> <runs>
+//
+// Two more modes run only the views a sparse solve builds before it iterates (the
+// `FunctionShape` and the arrays the solver derives from it, `detail::SsaArrays`, as for a
+// sweep): `views` without extra operands (as for the integer ranges), `sccp-views` with SCCP's
+// look-through extra operands. Each run is also timed: the fastest run's ns per op is printed,
+// a wall figure for a quiet host (docs/performance.md, "Where the time goes").
+//   analysis_instructions <sccp|int-range|views|sccp-views> <ops> <runs>
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -14,14 +22,15 @@
 #include <kildall/ir.hpp>
 #include <kildall/ir/analysis/int_range.hpp>
 #include <kildall/ir/analysis/sccp.hpp>
+#include <kildall/solver/detail/ssa_arrays.hpp>
 
 #include "mlir_program_generator.hpp"
 
 int main(int argc, char** argv) {
   using namespace kildall::ir;
   const std::string_view analysis = argc == 4 ? argv[1] : "";
-  if (analysis != "sccp" && analysis != "int-range") {
-    std::fprintf(stderr, "usage: analysis_instructions <sccp|int-range> <ops> <runs>\n");
+  if (analysis != "sccp" && analysis != "int-range" && analysis != "views" && analysis != "sccp-views") {
+    std::fprintf(stderr, "usage: analysis_instructions <sccp|int-range|views|sccp-views> <ops> <runs>\n");
     return 2;
   }
   const auto ops = static_cast<std::size_t>(std::strtoull(argv[2], nullptr, 10));
@@ -34,16 +43,41 @@ int main(int argc, char** argv) {
   const Module module = parse_and_verify(
       kildall::bench::generate_mlir_program(kildall::bench::ProgramShape::cfg, ops, 1, ops), registry, "generated.mlir");
   const Function& fn = module.functions.at(0);
-  std::size_t visits = 0;
+  std::size_t visits = 0, values = 0;
+  double fastest = 0;  // ns per op of the fastest run
   for (std::size_t i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
     if (analysis == "sccp") {
       const SccpAnalysis a(fn, registry);
       visits += a.result().statistics().visits;
-    } else {
+    } else if (analysis == "int-range") {
       const IntRangeAnalysis a(fn);
       visits += a.result().statistics().visits;
+    } else {
+      const FunctionShape shape(fn, registry);
+      const SccpProblem sccp(shape, registry);
+      kildall::detail::SsaArrays<FunctionShape> arrays;
+      if (analysis == "views") {
+        (void)arrays.derive(shape, kildall::detail::NoExtraOperands{}, kildall::detail::DependentsNeed::sweep);
+      } else {
+        (void)arrays.derive(
+            shape,
+            [&](const ValueId& v, auto&& add) {
+              for (const ValueId x : sccp.extra_operands(v)) {
+                if (!add(x)) return false;
+              }
+              return true;
+            },
+            kildall::detail::DependentsNeed::sweep);
+      }
+      values += arrays.value_count;
     }
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+        static_cast<double>(fn.ops.size());
+    fastest = i == 0 ? ns : std::min(fastest, ns);
   }
-  std::printf("%zu visits\n", visits);
+  std::printf("%zu visits, %zu values derived; fastest run %.1f ns per op (%zu ops)\n", visits, values, fastest,
+              fn.ops.size());
   return 0;
 }
