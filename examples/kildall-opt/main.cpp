@@ -53,6 +53,7 @@
 #include <kildall/pass/pipeline.hpp>
 #include <kildall/pass/thread_pool.hpp>
 #include <kildall/pass/timing.hpp>
+#include <kildall/support/array_reuse.hpp>
 #include <kildall/support/free_page_reporting.hpp>
 
 // Dialects outside kildall/ir/ extend the driver as `ir::DriverPlugin`s. The
@@ -670,6 +671,9 @@ int main(int argc, char** argv) {
     // Before the input's arrays are allocated (huge_page_advice.hpp: a one-shot process).
     kildall::set_huge_page_advice(options.huge_pages ? *options.huge_pages
                                                      : kildall::huge_page_advice_for_one_shot_process());
+    // Each analysis runs once here: a freed array of one is kept for reuse only when as small as
+    // the views' arrays that the next pass asks for again (array_reuse.hpp).
+    kildall::set_largest_reused_array_bytes(std::size_t{8} << 20);
     if (options.help) {
       std::cout << usage_text;
       for (const DriverPlugin& plugin : plugins) std::cout << plugin.usage;

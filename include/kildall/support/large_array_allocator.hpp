@@ -20,8 +20,9 @@
 /// quarters of it, so a written array holds at most 512 KiB past its end.
 /// Smaller arrays use plain `operator new`. Freed large arrays go to a
 /// process-wide cache (`huge_buffer_cache()`: 64 MiB of arrays of at most
-/// 8 MiB) and are handed back to the next allocation of the same rounded size,
-/// already mapped.
+/// `largest_reused_array_bytes()`, a process setting, `array_reuse.hpp`) and
+/// are handed back to the next allocation of the same rounded size, already
+/// mapped.
 
 #include <algorithm>
 #include <cstddef>
@@ -31,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <kildall/support/array_reuse.hpp>
 #include <kildall/support/huge_buffer_cache.hpp>
 #include <kildall/support/huge_page_advice.hpp>
 
@@ -55,15 +57,16 @@ struct FreeHugePages {
 };
 
 /// The process's cache of freed large arrays: 64 MiB, about the per-value and
-/// per-block arrays of one analysis of a function of a million values (4-8 MiB
-/// each; larger arrays are reservations or one of a kind, and are freed).
+/// per-block arrays of one analysis of a function of a million values (4-16 MiB
+/// each). Which arrays it is given is the allocator's choice, by the process's
+/// setting (`largest_reused_array_bytes()`); it keeps any that fits.
 /// Built in static storage and never destroyed: arrays freed by static
 /// destructors still find it, and building it allocates nothing (a replaced
 /// `operator new` may ask the cache how much it keeps).
 [[nodiscard]] inline HugeBufferCache<FreeHugePages>& huge_buffer_cache() noexcept {
   using Cache = HugeBufferCache<FreeHugePages>;
   alignas(Cache) static unsigned char storage[sizeof(Cache)];
-  static Cache* const cache = ::new (static_cast<void*>(storage)) Cache(std::size_t{64} << 20, std::size_t{8} << 20);
+  static Cache* const cache = ::new (static_cast<void*>(storage)) Cache(std::size_t{64} << 20, std::size_t{64} << 20);
   return *cache;
 }
 
@@ -97,8 +100,10 @@ struct LargeArrayAllocator {
     // Unsized deletes: clang (before 19) does not declare the sized ones by default.
     if (!is_large(n * sizeof(T))) {
       ::operator delete(p, std::align_val_t{alignof(T)});
+    } else if (const std::size_t bytes = round_up(n * sizeof(T)); bytes > largest_reused_array_bytes()) {
+      FreeHugePages{}(p, bytes);  // (larger arrays are mostly reservations or one of a kind)
     } else {
-      huge_buffer_cache().give(p, round_up(n * sizeof(T)), advised_bytes(n * sizeof(T)));
+      huge_buffer_cache().give(p, bytes, advised_bytes(n * sizeof(T)));
     }
   }
 
