@@ -11,12 +11,13 @@
 /// backing it again, which varies from one process to the next.
 ///
 /// The default, 16 MiB, keeps the per-value arrays of one analysis of a function of a million
-/// values (SCCP's 16-byte states included) for the next analysis: measured (docs/performance.md,
-/// "Where the time goes when the instructions are spread thin"), SCCP solved again and again on
-/// one 1e6-op function ran at 97-99 ns per op in every process, against 99-133 with 8 MiB. A
-/// one-shot tool that runs each analysis once gains nothing from keeping such arrays and holds
-/// them until it exits: `kildall-opt` sets 8 MiB at start-up (its peak memory on that function
-/// is then what it was). The setting applies to arrays freed after it; set it once, at start-up.
+/// values (SCCP's 16-byte states included) for the next analysis: with 8 MiB, SCCP solved again
+/// and again on one 1e6-op function ran up to a third slower in some processes than in others,
+/// with 16 MiB in none (docs/performance.md, "Where the time goes when the instructions are
+/// spread thin"). A one-shot tool that runs each analysis once gains nothing from keeping such
+/// arrays and holds them until it exits: `kildall-opt` sets 8 MiB at start-up (its peak memory
+/// on that function is then what it was). The setting applies to arrays freed after it; set it
+/// once, at start-up.
 
 #include <atomic>
 #include <cstddef>
