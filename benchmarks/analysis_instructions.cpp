@@ -55,11 +55,11 @@ int main(int argc, char** argv) {
       visits += a.result().statistics().visits;
     } else {
       const FunctionShape shape(fn, registry);
-      const SccpProblem sccp(shape, registry);
       kildall::detail::SsaArrays<FunctionShape> arrays;
       if (analysis == "views") {
         (void)arrays.derive(shape, kildall::detail::NoExtraOperands{}, kildall::detail::DependentsNeed::sweep);
       } else {
+        const SccpProblem sccp(shape, registry);
         (void)arrays.derive(
             shape,
             [&](const ValueId& v, auto&& add) {

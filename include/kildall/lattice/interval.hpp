@@ -276,12 +276,10 @@ class Interval {
     check_same_width(other, "join");
     if (other.is_empty()) return ChangeResult::unchanged;
     if (is_empty()) return assign(other);
-    // One within the other's bounds: the hull is the larger one, already canonical (no
-    // tightening; a loop's incoming values mostly are, once it is stable).
-    if (umin_ <= other.umin_ && other.umax_ <= umax_ && smin_ <= other.smin_ && other.smax_ <= smax_)
-      return ChangeResult::unchanged;
-    if (other.umin_ <= umin_ && umax_ <= other.umax_ && other.smin_ <= smin_ && smax_ <= other.smax_)
-      return assign(other);
+    // One within the other: the hull is the larger one, already canonical (no tightening; a
+    // loop's incoming values mostly are, once it is stable).
+    if (other.bounds_within(*this)) return ChangeResult::unchanged;
+    if (bounds_within(other)) return assign(other);
     return assign(canonical(width_, std::min(umin_, other.umin_), std::max(umax_, other.umax_),
                             std::min(smin_, other.smin_), std::max(smax_, other.smax_)));
   }
@@ -301,7 +299,7 @@ class Interval {
     check_same_width(other, "leq");
     if (is_empty()) return true;
     if (other.is_empty()) return false;
-    return other.umin_ <= umin_ && umax_ <= other.umax_ && other.smin_ <= smin_ && smax_ <= other.smax_;
+    return bounds_within(other);
   }
 
   /// Cousot widening: this := this ∇ `other`. Every bound of `join(this,
@@ -357,6 +355,12 @@ class Interval {
         umax_(0),
         smin_(detail::interval::signed_max(width)),
         smax_(detail::interval::signed_min(width)) {}
+
+  // Whether each bound of this lies within `other`'s: set inclusion of two non-empty
+  // intervals (`leq`, and `join`'s test for one operand containing the other).
+  [[nodiscard]] bool bounds_within(const Interval& other) const noexcept {
+    return other.umin_ <= umin_ && umax_ <= other.umax_ && other.smin_ <= smin_ && smax_ <= other.smax_;
+  }
 
   // Stores already-canonical bounds as given.
   Interval(unsigned width, std::uint64_t umin, std::uint64_t umax, std::int64_t smin, std::int64_t smax) noexcept
