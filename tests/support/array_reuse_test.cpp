@@ -63,6 +63,12 @@ TEST_CASE("a freed array is kept only up to the process's largest reused size") 
     CHECK(again.data() == first);
     CHECK(kildall::detail::huge_buffer_cache().kept_bytes() == 0);
   }
+  SUBCASE("lowering the setting frees a kept array above it") {
+    kildall::set_largest_reused_array_bytes(16 * mib);
+    CHECK(kept_after_freeing(12 * mib) == 12 * mib);
+    kildall::set_largest_reused_array_bytes(8 * mib);
+    CHECK(kildall::detail::huge_buffer_cache().kept_bytes() == 0);
+  }
   SUBCASE("0 keeps none") {
     kildall::set_largest_reused_array_bytes(0);
     CHECK(kept_after_freeing(2 * mib) == 0);

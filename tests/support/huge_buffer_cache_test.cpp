@@ -1,4 +1,4 @@
-// Tests support/huge_buffer_cache.hpp (reuse by exact size and layout, most recent first, first-in-first-out eviction within the capacity, oversized buffers freed, everything freed once); oracle: a recording free function and the pointers given.
+// Tests support/huge_buffer_cache.hpp (reuse by exact size and layout, most recent first, first-in-first-out eviction within the capacity, oversized buffers freed, a changed largest size, everything freed once); oracle: a recording free function and the pointers given.
 
 #include <doctest/doctest.h>
 
@@ -64,6 +64,29 @@ TEST_CASE("the oldest buffers are freed to make room, and oversized ones are not
   CHECK(freed[2].first == buffer(2));
   CHECK(cache.kept_bytes() == 0);
   CHECK(cache.take(40, 0) == nullptr);
+}
+
+TEST_CASE("lowering the largest buffer kept frees the kept ones above it; later buffers follow the new limit") {
+  freed.clear();
+  Cache cache(100, 40);
+  CHECK(cache.largest_buffer_bytes() == 40);
+  cache.give(buffer(0), 40, 0);
+  cache.give(buffer(1), 10, 0);
+  cache.give(buffer(2), 30, 0);
+  cache.set_largest_buffer_bytes(20);
+  CHECK(cache.largest_buffer_bytes() == 20);
+  REQUIRE(freed.size() == 2);  // the two above 20, newest first
+  CHECK(freed[0].first == buffer(2));
+  CHECK(freed[1].first == buffer(0));
+  CHECK(cache.kept_bytes() == 10);
+  CHECK(cache.take(10, 0) == buffer(1));
+  cache.give(buffer(3), 30, 0);  // above the new limit: freed at once
+  REQUIRE(freed.size() == 3);
+  CHECK(freed[2].first == buffer(3));
+  cache.set_largest_buffer_bytes(50);  // raised: kept again
+  cache.give(buffer(4), 30, 0);
+  CHECK(freed.size() == 3);
+  CHECK(cache.take(30, 0) == buffer(4));
 }
 
 TEST_CASE("at most max_buffers are kept, however small") {

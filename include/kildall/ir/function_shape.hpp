@@ -42,6 +42,8 @@
 
 namespace kildall::ir {
 
+class FunctionShape;
+
 /// The values a vertex of a `FunctionShape` defines, in program order (`FunctionShape::block_values`):
 /// a run of leading values (arguments that no edge forwards to), then the results of the
 /// vertex's ops, read from the function's op list while the range is walked.
@@ -76,11 +78,14 @@ class BlockValues {
     friend bool operator==(const iterator& a, const iterator& b) {
       return a.at_end() ? b.at_end() : !b.at_end() && a.value_ == b.value_;
     }
+    /// The operands of the value at hand, as `FunctionShape::operands` gives them (read from the
+    /// op the walk is at: a solver deriving its arrays asks for them here).
+    [[nodiscard, gnu::always_inline]] inline std::span<const ValueId> operands() const;
 
    private:
     friend class BlockValues;
-    iterator(const Function& fn, ValueId lead, ValueId lead_end, OpId first, OpId stop)
-        : fn_(&fn), value_(lead), run_end_(lead_end), op_(first), stop_(stop) {
+    iterator(const FunctionShape& shape, const Function& fn, ValueId lead, ValueId lead_end, OpId first, OpId stop)
+        : shape_(&shape), fn_(&fn), value_(lead), run_end_(lead_end), op_(first), stop_(stop) {
       if (value_ == run_end_) next_run();
     }
     [[nodiscard]] bool at_end() const { return value_ == run_end_; }
@@ -88,29 +93,34 @@ class BlockValues {
     void next_run() {
       while (op_ != stop_ && op_ != no_index) {
         const OpData& o = fn_->ops[op_];
-        op_ = o.next;
         if (o.result_count != 0) {
+          owner_ = op_;
+          op_ = o.next;
           value_ = o.result_begin;
           run_end_ = o.result_begin + o.result_count;
           return;
         }
+        op_ = o.next;
       }
     }
 
+    const FunctionShape* shape_ = nullptr;
     const Function* fn_ = nullptr;
     ValueId value_ = 0, run_end_ = 0;       // the current run [value_, run_end_)
+    OpId owner_ = no_index;                 // the op whose results the run is (none: leading values)
     OpId op_ = no_index, stop_ = no_index;  // the next op to read; the op the walk stops at
   };
 
   /// The first value.
-  [[nodiscard]] iterator begin() const { return {*fn_, lead_, lead_end_, first_, stop_}; }
+  [[nodiscard]] iterator begin() const { return {*shape_, *fn_, lead_, lead_end_, first_, stop_}; }
   /// The end.
   [[nodiscard]] static iterator end() { return {}; }
 
  private:
   friend class FunctionShape;
-  BlockValues(const Function& fn, ValueId lead, ValueId lead_end, OpId first, OpId stop)
-      : fn_(&fn), lead_(lead), lead_end_(lead_end), first_(first), stop_(stop) {}
+  BlockValues(const FunctionShape& shape, const Function& fn, ValueId lead, ValueId lead_end, OpId first, OpId stop)
+      : shape_(&shape), fn_(&fn), lead_(lead), lead_end_(lead_end), first_(first), stop_(stop) {}
+  const FunctionShape* shape_;
   const Function* fn_;
   ValueId lead_, lead_end_;
   OpId first_, stop_;
@@ -166,9 +176,9 @@ class FunctionShape {
       if (any_opaque_entry_ && opaque_entered_[b]) lead_end += block.argument_count;
       else if (!cfg_.induction_bounds(b).empty()) lead_end += 1;
     }
-    if (fn.regions.empty()) return BlockValues(fn, lead, lead_end, fn.blocks[b].first_op, no_index);  // (a block's ops)
+    if (fn.regions.empty()) return BlockValues(*this, fn, lead, lead_end, fn.blocks[b].first_op, no_index);  // (a block's ops)
     // (the op ending the part is left out: its results are the continuation's arguments)
-    return BlockValues(fn, lead, lead_end, cfg_.first_op(b), cfg_.part_end(b).value_or(no_index));
+    return BlockValues(*this, fn, lead, lead_end, cfg_.first_op(b), cfg_.part_end(b).value_or(no_index));
   }
   /// The operands of the op defining result `v` (its successor operands, which a branch passes
   /// to block arguments, excluded); for a loop's induction variable, the loop's lower bound,
@@ -232,5 +242,10 @@ class FunctionShape {
   std::vector<bool> opaque_entered_;  // by block, when any: an unregistered terminator enters it (see the file comment)
   bool any_opaque_entry_ = false;     // `opaque_entered_` is kept (one test, not a `std::vector<bool>`'s two ends)
 };
+
+std::span<const ValueId> BlockValues::iterator::operands() const {
+  if (owner_ == no_index) return shape_->operands(value_);  // a leading value
+  return fn_->operands_of(owner_).subspan(0, fn_->regular_operand_count(owner_));
+}
 
 }  // namespace kildall::ir

@@ -21,8 +21,9 @@
 /// `largest_buffer_bytes` is not kept: large buffers are mostly reservations
 /// (a stack as deep as the graph could be, a parser's arrays for what the
 /// rest of the text can hold) or one of a kind, whose written pages would
-/// stay mapped without a same-size request to reuse them. Thread-safe (one
-/// mutex).
+/// stay mapped without a same-size request to reuse them. That limit can be
+/// changed while the cache is in use (the process's cache follows the process's
+/// setting, `array_reuse.hpp`). Thread-safe (one mutex).
 
 #include <array>
 #include <cstddef>
@@ -95,6 +96,28 @@ class HugeBufferCache {
   [[nodiscard]] std::size_t kept_bytes() const noexcept {
     const std::lock_guard lock(mutex_);
     return total_bytes_;
+  }
+
+  /// The largest buffer kept.
+  [[nodiscard]] std::size_t largest_buffer_bytes() const noexcept {
+    const std::lock_guard lock(mutex_);
+    return largest_buffer_bytes_;
+  }
+
+  /// Keeps buffers of at most `bytes` from now on; kept buffers larger than that are freed.
+  void set_largest_buffer_bytes(std::size_t bytes) noexcept {
+    std::array<Entry, max_buffers> evicted{};
+    std::size_t evicted_count = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      largest_buffer_bytes_ = bytes;
+      for (std::size_t i = count_; i-- > 0;) {
+        if (entries_[i].bytes <= bytes) continue;
+        evicted[evicted_count++] = entries_[i];
+        erase(i);
+      }
+    }
+    for (std::size_t i = 0; i < evicted_count; ++i) Free{}(evicted[i].pointer, evicted[i].bytes);
   }
 
  private:

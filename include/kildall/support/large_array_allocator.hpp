@@ -18,11 +18,11 @@
 /// to its host pays more for fresh huge pages than for 4 KiB ones).
 /// The last huge page of an array is advised only when the array fills three
 /// quarters of it, so a written array holds at most 512 KiB past its end.
-/// Smaller arrays use plain `operator new`. Freed large arrays go to a
-/// process-wide cache (`huge_buffer_cache()`: 64 MiB of arrays of at most
-/// `largest_reused_array_bytes()`, a process setting, `array_reuse.hpp`) and
-/// are handed back to the next allocation of the same rounded size, already
-/// mapped.
+/// Smaller arrays use plain `operator new`. Freed large arrays go to the
+/// process's cache of freed arrays (`huge_buffer_cache()`, `array_reuse.hpp`:
+/// 64 MiB of arrays of at most `largest_reused_array_bytes()`, a process
+/// setting), which hands them back to the next allocation of the same rounded
+/// size, already mapped, and frees larger ones.
 
 #include <algorithm>
 #include <cstddef>
@@ -33,7 +33,6 @@
 #include <vector>
 
 #include <kildall/support/array_reuse.hpp>
-#include <kildall/support/huge_buffer_cache.hpp>
 #include <kildall/support/huge_page_advice.hpp>
 
 /// \cond INTERNAL
@@ -46,29 +45,6 @@
 /// \endcond
 
 namespace kildall::detail {
-
-/// Size of a transparent huge page on x86-64 and AArch64 (4 KiB base pages).
-inline constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
-
-/// Releases a buffer of `LargeArrayAllocator` (whole huge pages, 2 MiB-aligned).
-struct FreeHugePages {
-  /// Frees `p`.
-  void operator()(void* p, std::size_t /*bytes*/) const noexcept { ::operator delete(p, std::align_val_t{huge_page_bytes}); }
-};
-
-/// The process's cache of freed large arrays: 64 MiB, about the per-value and
-/// per-block arrays of one analysis of a function of a million values (4-16 MiB
-/// each). Which arrays it is given is the allocator's choice, by the process's
-/// setting (`largest_reused_array_bytes()`); it keeps any that fits.
-/// Built in static storage and never destroyed: arrays freed by static
-/// destructors still find it, and building it allocates nothing (a replaced
-/// `operator new` may ask the cache how much it keeps).
-[[nodiscard]] inline HugeBufferCache<FreeHugePages>& huge_buffer_cache() noexcept {
-  using Cache = HugeBufferCache<FreeHugePages>;
-  alignas(Cache) static unsigned char storage[sizeof(Cache)];
-  static Cache* const cache = ::new (static_cast<void*>(storage)) Cache(std::size_t{64} << 20, std::size_t{64} << 20);
-  return *cache;
-}
 
 /// A stateless standard allocator: arrays of `huge_page_bytes` or more are
 /// 2 MiB-aligned, rounded up to whole huge pages and advised as huge-page
@@ -100,10 +76,8 @@ struct LargeArrayAllocator {
     // Unsized deletes: clang (before 19) does not declare the sized ones by default.
     if (!is_large(n * sizeof(T))) {
       ::operator delete(p, std::align_val_t{alignof(T)});
-    } else if (const std::size_t bytes = round_up(n * sizeof(T)); bytes > largest_reused_array_bytes()) {
-      FreeHugePages{}(p, bytes);  // (larger arrays are mostly reservations or one of a kind)
     } else {
-      huge_buffer_cache().give(p, bytes, advised_bytes(n * sizeof(T)));
+      huge_buffer_cache().give(p, round_up(n * sizeof(T)), advised_bytes(n * sizeof(T)));  // (or frees it)
     }
   }
 

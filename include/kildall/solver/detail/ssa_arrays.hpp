@@ -376,12 +376,24 @@ struct SsaArrays {
         if constexpr (!shares_operand_rows) member_operands.end_row();
         ++w.arguments[bi];
       }
-      for (const auto& v : prog.block_values(b)) {
-        if (!place(prog, v, bi, false)) return false;
+      const auto values = prog.block_values(b);
+      for (auto it = std::ranges::begin(values), end = std::ranges::end(values); it != end; ++it) {
+        const auto& v = *it;
         user = kildall::value_index(prog, v);
-        for (const auto& x : prog.operands(v)) {
-          const std::size_t xi = operand_index(x);
-          if (xi >= n) return false;
+        if (user < n && user == block_members.pushed() && members_are_values()) [[likely]] {
+          // (`place`'s common case: the next member at its own index; the flag it would clear is clear)
+          if constexpr (!identity_values) value_handles[user].emplace(v);
+          block_of[user] = static_cast<std::uint32_t>(bi);
+          block_members.push(static_cast<std::uint32_t>(user));
+        } else if (!place(prog, v, bi, false)) {
+          return false;
+        }
+        for (const auto& x : operands_at(prog, it, v)) {
+          const std::size_t xi = kildall::value_index(prog, x);
+          if (xi >= user) [[unlikely]] {  // (an operand below its user is inside the numbering)
+            if (xi >= n) return false;
+            forward = false;
+          }
           if constexpr (!shares_operand_rows) member_operands.push(static_cast<std::uint32_t>(xi));
         }
         if (!extra(v, add_extra)) return false;
@@ -423,6 +435,18 @@ struct SsaArrays {
     extra_operands.finish();
     operands_forward = forward;
     return true;
+  }
+
+  /// The operands of value `v`, at which `it` (an iterator of `block_values`) stands: the
+  /// iterator's own `operands()` when it has them (it may read them from the op it is at,
+  /// where `prog.operands(v)` finds the op again), else the shape's.
+  template <class It>
+  [[nodiscard, gnu::always_inline]] static decltype(auto) operands_at(const Prog& prog, const It& it, const Value& v) {
+    if constexpr (requires { it.operands(); }) {
+      return it.operands();
+    } else {
+      return prog.operands(v);
+    }
   }
 
   /// Places value `v` as the next member of block `bi`; false when it is outside the numbering
