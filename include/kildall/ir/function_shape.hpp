@@ -90,7 +90,7 @@ class BlockValues {
     }
     [[nodiscard]] bool at_end() const { return value_ == run_end_; }
     // The results of the next op that has some, or an empty run (the end) when none is left.
-    void next_run() {
+    [[gnu::always_inline]] void next_run() {
       while (op_ != stop_ && op_ != no_index) {
         const OpData& o = fn_->ops[op_];
         if (o.result_count != 0) {
