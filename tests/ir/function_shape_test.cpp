@@ -1,10 +1,13 @@
 // Tests of kildall/ir/function_shape.hpp: the shape agrees with the function (oracle: the
-// function's own arrays, read by hand), and both IR analyses model the solver's concepts on it.
+// function's own arrays, read by hand; for the value iterator's operands, `operands(v)`), and both
+// IR analyses model the solver's concepts on it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <ranges>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -158,4 +161,46 @@ TEST_CASE("with regions: each part's values come from its own ops, a loop body's
     for (const ValueId x : shape.block_values(v)) ++seen[x];
   }
   CHECK(std::ranges::count(seen, 1) == static_cast<std::ptrdiff_t>(seen.size()));
+}
+
+TEST_CASE("block_values' iterator gives each value's operands as operands(v) does: op results, induction variables, opaque arguments") {
+  const OpRegistry registry;
+  const Module m = parse_and_verify(R"(func.func @loop(%lb: index, %ub: index, %s: index, %x: i32, %c: i1) -> i32 {
+  %a = arith.addi %x, %x : i32
+  %r = scf.for %i = %lb to %ub step %s iter_args(%acc = %a) -> (i32) {
+    %y = arith.subi %acc, %x : i32
+    scf.yield %y : i32
+  }
+  cf.cond_br %c, ^bb1(%r : i32), ^bb1(%a : i32)
+^bb1(%m: i32):
+  %z = arith.muli %m, %r : i32
+  return %z : i32
+}
+func.func @opaque(%a: i32) -> i32 {
+  %one = arith.constant 1 : i32
+  "foo.br"() [^bb1] : () -> ()
+^bb1(%arg: i32):
+  %s = arith.addi %arg, %one : i32
+  return %s : i32
+}
+)",
+                                    registry, "t.mlir", {.allow_unregistered_ops = true});
+  for (const Function& fn : m.functions) {
+    CAPTURE(fn.name);
+    const FunctionShape shape(fn, registry);
+    std::size_t values = 0, with_operands = 0;
+    for (std::uint32_t b = 0; b < shape.cfg().vertex_count(); ++b) {
+      const BlockValues range = shape.block_values(b);
+      for (auto it = range.begin(); it != range.end(); ++it) {
+        CAPTURE(*it);
+        const std::span<const ValueId> got = it.operands(), expected = shape.operands(*it);
+        CHECK(std::vector<ValueId>(got.begin(), got.end()) == std::vector<ValueId>(expected.begin(), expected.end()));
+        ++values;
+        with_operands += expected.empty() ? 0 : 1;
+      }
+    }
+    // (@loop: %a, %i (its bounds), %y, %z; @opaque: %one, %arg (a leading value), %s)
+    CHECK(values == (fn.name == "loop" ? 4u : 3u));
+    CHECK(with_operands == (fn.name == "loop" ? 4u : 1u));
+  }
 }

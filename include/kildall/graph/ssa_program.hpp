@@ -28,6 +28,11 @@
 /// };
 /// ```
 ///
+/// An iterator of `block_values(b)` may also have `operands()`: the operands of the value at
+/// hand, the same as `operands(*it)`. A solver deriving its arrays walks the values with it,
+/// so a shape whose iterator stands at the op can hand them out without finding the op again
+/// (`ir::FunctionShape`'s does).
+///
 /// That is all a solver needs to know about a program: which values exist,
 /// where they live, what each is computed from, and what each branch passes
 /// to which argument. `ir::FunctionShape` is the adapter of kildall's
