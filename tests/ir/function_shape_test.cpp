@@ -59,12 +59,10 @@ TEST_CASE("block values, arguments, operands, forwarded operands and branch oper
   CHECK(shape.entries() == 0);
 }
 
-TEST_CASE("a block an unregistered terminator enters: its arguments are values without operands, unknown to SCCP and ranges") {
-  // MLIR's upstream @unknown_terminator (written here): ^bb2's argument gets 1 from ^bb1, and
-  // whatever the unknown op passes on its own edge. The second function has a region, which
-  // builds the shape the other way.
-  const OpRegistry registry;
-  const Module m = parse_and_verify(R"(func.func @f(%a: i32, %c: i1) -> i32 {
+// MLIR's upstream @unknown_terminator (written here): ^bb2's argument gets 1 from ^bb1, and
+// whatever the unknown op passes on its own edge. The second function has a region, which
+// builds the shape the other way.
+const char* const unknown_terminator_program = R"(func.func @f(%a: i32, %c: i1) -> i32 {
   %one = arith.constant 1 : i32
   "foo.cond_br"() [^bb1, ^bb2] : () -> ()
 ^bb1:
@@ -84,8 +82,12 @@ func.func @g(%a: i32, %c: i1) -> i32 {
   %s = arith.addi %arg, %one : i32
   return %s : i32
 }
-)",
-                                    registry, "t.mlir", {.allow_unregistered_ops = true});
+)";
+
+TEST_CASE("a block an unregistered terminator enters: its arguments are values without operands, unknown to SCCP and ranges") {
+  const OpRegistry registry;
+  const Module m =
+      parse_and_verify(unknown_terminator_program, registry, "t.mlir", {.allow_unregistered_ops = true});
   for (const Function& fn : m.functions) {
     CAPTURE(fn.name);
     const FunctionShape shape(fn, registry);
@@ -176,14 +178,7 @@ TEST_CASE("block_values' iterator gives each value's operands as operands(v) doe
   %z = arith.muli %m, %r : i32
   return %z : i32
 }
-func.func @opaque(%a: i32) -> i32 {
-  %one = arith.constant 1 : i32
-  "foo.br"() [^bb1] : () -> ()
-^bb1(%arg: i32):
-  %s = arith.addi %arg, %one : i32
-  return %s : i32
-}
-)",
+)" + std::string(unknown_terminator_program),
                                     registry, "t.mlir", {.allow_unregistered_ops = true});
   for (const Function& fn : m.functions) {
     CAPTURE(fn.name);
@@ -199,7 +194,7 @@ func.func @opaque(%a: i32) -> i32 {
         with_operands += expected.empty() ? 0 : 1;
       }
     }
-    // (@loop: %a, %i (its bounds), %y, %z; @opaque: %one, %arg (a leading value), %s)
+    // (@loop: %a, %i (its bounds), %y, %z; @f and @g: %one, %arg (a leading value), %s)
     CHECK(values == (fn.name == "loop" ? 4u : 3u));
     CHECK(with_operands == (fn.name == "loop" ? 4u : 1u));
   }
