@@ -53,13 +53,37 @@ using namespace kildall::ir;
 /// A value's state: not yet reached, one constant, or overdefined.
 enum class Known : std::uint8_t { uninitialized, constant, overdefined };
 
-/// The hand-written solve's states, by the IR's value and block ids.
-struct RoundRobinSccp {
+/// Kildall's round robin over a function's body: every op of every executable block in layout
+/// order, whole passes until one changes nothing. The analyses below supply the evaluation.
+struct RoundRobin {
+  std::vector<std::uint8_t> executable;  ///< By block; the entry block is.
+  std::size_t passes = 0;                ///< Whole passes, the last one changing nothing.
+  std::size_t evaluations = 0;           ///< Ops evaluated over all passes.
+
+  explicit RoundRobin(const Function& fn) : executable(fn.blocks.size(), 0) { executable[0] = 1; }
+
+  /// Runs the passes: `evaluate(block, op, data, operands)` returns whether anything moved.
+  template <class Evaluate>
+  void iterate(const Function& fn, Evaluate&& evaluate) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      ++passes;
+      for (BlockId block = 0; block < fn.blocks.size(); ++block) {
+        if (executable[block] == 0) continue;
+        for (OpId op = fn.blocks[block].first_op; op != no_index; op = fn.ops[op].next) {
+          const OpData& o = fn.ops[op];
+          ++evaluations;
+          changed |= evaluate(block, op, o, fn.operands.data() + o.operand_begin);
+        }
+      }
+    }
+  }
+};
+
+/// The hand-written SCCP's states, by the IR's value and block ids.
+struct RoundRobinSccp : RoundRobin {
   std::vector<Known> known;           ///< By value.
   std::vector<std::uint64_t> bits;    ///< By value: the constant (meaningful when `known` says so).
-  std::vector<std::uint8_t> executable;  ///< By block.
-  std::size_t passes = 0;             ///< Whole passes, the last one changing nothing.
-  std::size_t evaluations = 0;        ///< Ops evaluated over all passes.
 
   /// Sets `v` to `k` (with `b` for a constant); whether it moved.
   bool set(ValueId v, Known k, std::uint64_t b) {
@@ -137,46 +161,27 @@ struct RoundRobinSccp {
 
   /// Solves `fn` (its function body only: the generated shape has no regions).
   explicit RoundRobinSccp(const Function& fn)
-      : known(fn.values.size(), Known::uninitialized), bits(fn.values.size(), 0), executable(fn.blocks.size(), 0) {
-    executable[0] = 1;
+      : RoundRobin(fn), known(fn.values.size(), Known::uninitialized), bits(fn.values.size(), 0) {
     for (std::uint32_t i = 0; i < fn.blocks[0].argument_count; ++i)
       known[fn.blocks[0].argument_begin + i] = Known::overdefined;
-    for (bool changed = true; changed;) {
-      changed = false;
-      ++passes;
-      for (BlockId block = 0; block < fn.blocks.size(); ++block) {
-        if (executable[block] == 0) continue;
-        for (OpId op = fn.blocks[block].first_op; op != no_index; op = fn.ops[op].next) {
-          const OpData& o = fn.ops[op];
-          const ValueId* x = fn.operands.data() + o.operand_begin;
-          ++evaluations;
-          const auto kind = static_cast<BuiltinOp>(o.code);
-          if (kind == BuiltinOp::br || kind == BuiltinOp::cond_br) {
-            changed |= branch(fn, o, x, kind == BuiltinOp::cond_br);
-          } else if (o.result_count != 1 || known[o.result_begin] == Known::overdefined) {
-            continue;  // func.return, or nothing left to learn
-          } else if (kind == BuiltinOp::constant) {
-            changed |= set(o.result_begin, Known::constant, o.imm);
-          } else if (kind == BuiltinOp::addi || kind == BuiltinOp::subi || kind == BuiltinOp::muli ||
-                     kind == BuiltinOp::cmpi) {
-            changed |= arith(fn, op, o, x, o.result_begin);
-          } else {
-            changed |= set(o.result_begin, Known::overdefined, 0);
-          }
-        }
-      }
-    }
+    iterate(fn, [&](BlockId, OpId op, const OpData& o, const ValueId* x) {
+      const auto kind = static_cast<BuiltinOp>(o.code);
+      if (kind == BuiltinOp::br || kind == BuiltinOp::cond_br) return branch(fn, o, x, kind == BuiltinOp::cond_br);
+      if (o.result_count != 1 || known[o.result_begin] == Known::overdefined)
+        return false;  // func.return, or nothing left to learn
+      if (kind == BuiltinOp::constant) return set(o.result_begin, Known::constant, o.imm);
+      if (kind == BuiltinOp::addi || kind == BuiltinOp::subi || kind == BuiltinOp::muli || kind == BuiltinOp::cmpi)
+        return arith(fn, op, o, x, o.result_begin);
+      return set(o.result_begin, Known::overdefined, 0);
+    });
   }
 };
 
 /// The hand-written integer ranges' states, by the IR's value and block ids.
-struct RoundRobinRanges {
+struct RoundRobinRanges : RoundRobin {
   std::vector<kildall::Interval> range;  ///< By value (meaningful when reached).
   std::vector<std::uint8_t> reached;     ///< By value.
-  std::vector<std::uint8_t> executable;  ///< By block.
   std::vector<std::uint8_t> back_changes;  ///< By value: changes of a block argument along back edges.
-  std::size_t passes = 0;                ///< Whole passes, the last one changing nothing.
-  std::size_t evaluations = 0;           ///< Ops evaluated over all passes.
   std::size_t widenings = 0;             ///< Widenings applied.
 
   /// Sets `v` to `r`; whether it moved.
@@ -227,51 +232,34 @@ struct RoundRobinRanges {
 
   /// Solves `fn` (its function body only) with widening delay `delay`.
   RoundRobinRanges(const Function& fn, std::uint32_t delay)
-      : range(fn.values.size(), kildall::Interval::empty(1)),
+      : RoundRobin(fn),
+        range(fn.values.size(), kildall::Interval::empty(1)),
         reached(fn.values.size(), 0),
-        executable(fn.blocks.size(), 0),
         back_changes(fn.values.size(), 0) {
-    executable[0] = 1;
     for (std::uint32_t i = 0; i < fn.blocks[0].argument_count; ++i) {
       const ValueId v = fn.blocks[0].argument_begin + i;
       (void)set(v, kildall::Interval::full(fn.values[v].type.width()));
     }
-    for (bool changed = true; changed;) {
-      changed = false;
-      ++passes;
-      for (BlockId block = 0; block < fn.blocks.size(); ++block) {
-        if (executable[block] == 0) continue;
-        for (OpId op = fn.blocks[block].first_op; op != no_index; op = fn.ops[op].next) {
-          const OpData& o = fn.ops[op];
-          const ValueId* x = fn.operands.data() + o.operand_begin;
-          ++evaluations;
-          const auto kind = static_cast<BuiltinOp>(o.code);
-          if (kind == BuiltinOp::br || kind == BuiltinOp::cond_br) {
-            changed |= branch(fn, block, o, x, kind == BuiltinOp::cond_br, delay);
-            continue;
-          }
-          if (o.result_count != 1) continue;  // func.return
-          const ValueId r = o.result_begin;
-          const unsigned width = fn.values[r].type.width();
-          if (kind == BuiltinOp::constant) {
-            changed |= set(r, kildall::Interval::constant(width, o.imm));
-          } else if (kind == BuiltinOp::addi || kind == BuiltinOp::subi || kind == BuiltinOp::muli ||
-                     kind == BuiltinOp::cmpi) {
-            if (reached[x[0]] == 0 || reached[x[1]] == 0) continue;
-            const kildall::Interval& a = range[x[0]];
-            const kildall::Interval& b = range[x[1]];
-            switch (kind) {
-              case BuiltinOp::addi: changed |= set(r, kildall::infer_add(a, b)); break;
-              case BuiltinOp::subi: changed |= set(r, kildall::infer_sub(a, b)); break;
-              case BuiltinOp::muli: changed |= set(r, kildall::infer_mul(a, b)); break;
-              default: changed |= set(r, kildall::infer_cmp_interval(static_cast<kildall::CmpPredicate>(o.imm), a, b));
-            }
-          } else {
-            changed |= set(r, kildall::Interval::full(width));
-          }
-        }
+    iterate(fn, [&](BlockId block, OpId, const OpData& o, const ValueId* x) {
+      const auto kind = static_cast<BuiltinOp>(o.code);
+      if (kind == BuiltinOp::br || kind == BuiltinOp::cond_br)
+        return branch(fn, block, o, x, kind == BuiltinOp::cond_br, delay);
+      if (o.result_count != 1) return false;  // func.return
+      const ValueId r = o.result_begin;
+      const unsigned width = fn.values[r].type.width();
+      if (kind == BuiltinOp::constant) return set(r, kildall::Interval::constant(width, o.imm));
+      if (kind != BuiltinOp::addi && kind != BuiltinOp::subi && kind != BuiltinOp::muli && kind != BuiltinOp::cmpi)
+        return set(r, kildall::Interval::full(width));
+      if (reached[x[0]] == 0 || reached[x[1]] == 0) return false;
+      const kildall::Interval& a = range[x[0]];
+      const kildall::Interval& b = range[x[1]];
+      switch (kind) {
+        case BuiltinOp::addi: return set(r, kildall::infer_add(a, b));
+        case BuiltinOp::subi: return set(r, kildall::infer_sub(a, b));
+        case BuiltinOp::muli: return set(r, kildall::infer_mul(a, b));
+        default: return set(r, kildall::infer_cmp_interval(static_cast<kildall::CmpPredicate>(o.imm), a, b));
       }
-    }
+    });
   }
 };
 
