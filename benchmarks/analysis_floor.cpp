@@ -3,32 +3,36 @@
 // included) on the same generated `cfg` function and checked against it value by value
 // (docs/performance.md, "Hand-written floors for SCCP and the integer ranges").
 //
-// Both are iterated the plainest way, as Kildall's round robin (POPL 1973): every executable
-// block in layout order, every op in order, whole passes until one changes nothing. No def-use
-// lists, no renumbering, no dirty tests and no solver statistics: states are indexed by the
-// IR's own value ids and operands read where the op keeps them. What they cost is what the IR
-// itself costs to walk and evaluate, the thing a generic solver's views and bookkeeping add to.
-// Both cover the ops of the generated `cfg` shape (`arith.constant`, `addi`, `subi`, `muli`,
-// `cmpi`, `cf.br`, `cf.cond_br`, `func.return`); any other op is overdefined / full.
+// States are indexed by the IR's own value ids and operands read where the op keeps them: no
+// def-use lists, no renumbering, no solver statistics, caps or hooks. What they cost is what the
+// IR itself costs to walk and evaluate, the thing a generic solver's views and bookkeeping add
+// to. Each runs in two orders (`Order`): Kildall's round robin (POPL 1973), whole passes over the
+// executable blocks in layout order until one changes nothing; and the library's own strategy
+// by hand, one sweep that goes back over a loop when a back edge changes its head (Bourdoncle's
+// recursive strategy, FMPA 1993) and evaluates an op only when an operand moved. Both cover the
+// ops of the generated `cfg` shape (`arith.constant`, `addi`, `subi`, `muli`, `cmpi`, `cf.br`,
+// `cf.cond_br`, `func.return`); any other op is overdefined / full.
 //
 // SCCP is Wegman and Zadeck's (TOPLAS 1991): a value is uninitialized, one constant or
 // overdefined, and only the edges a branch can take make blocks executable, with the same folds
 // as `SccpProblem`: the forwarding identities (`fold_binary_forwarding`), `x * 0`, `x - x`,
-// `cmpi` of one value with itself, and the look-through `(a + b) - b` (`forwarded_value`). It
-// must agree with `SccpAnalysis` on every value.
+// `cmpi` of one value with itself, and the look-through `(a + b) - b` (`forwarded_value`). Both
+// orders must agree with `SccpAnalysis` on every value.
 //
 // The integer ranges use the library's free transfer functions (`infer_add`, ...,
 // `infer_cmp_interval`) and `Interval`'s join and widening (Cousot and Cousot, POPL 1977): a
 // block argument fed by a back edge (to a block at or before the branch's own, in layout order)
-// is widened once it has changed `SolverOptions::widening_delay` times along back edges. Its
-// widening points and counts are not the solver's, so a few loop values may end wider than
-// `IntRangeAnalysis`'s; none may end narrower, and both must reach the same values.
+// is widened once it has changed `SolverOptions::widening_delay` times along back edges. The
+// round robin's widening points and counts are not the solver's, so a few loop values may end
+// wider than `IntRangeAnalysis`'s; in either order none may end narrower, and the same values
+// must be reached.
 //
-//   analysis_floor <sccp|int-range> <ops> <runs> [hand|library]
-// prints the values and how they compare, the hand version's passes and evaluations per op,
-// and the fastest run of each (ns per op), the two alternating in one process so the ratio
-// holds on a noisy host. With `hand` or `library` only that one runs (for cachegrind: the
-// difference between two numbers of runs is its instructions). Exits 1 when the check fails.
+//   analysis_floor <sccp|int-range> <ops> <runs> [passes|sweep|library]
+// prints the values and how they compare, each hand-written order's passes (or rewinds) and
+// evaluations per op, and the fastest run of each solve (ns per op), all alternating in one
+// process so the ratios hold on a noisy host. With `passes`, `sweep` or `library` only that one
+// runs (for cachegrind: the difference between two numbers of runs is its instructions). Exits 1
+// when a check fails.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -53,35 +57,103 @@ using namespace kildall::ir;
 /// A value's state: not yet reached, one constant, or overdefined.
 enum class Known : std::uint8_t { uninitialized, constant, overdefined };
 
-/// Kildall's round robin over a function's body: every op of every executable block in layout
-/// order, whole passes until one changes nothing. The analyses below supply the evaluation.
-struct RoundRobin {
+/// How a hand-written solve orders its evaluations.
+enum class Order : std::uint8_t {
+  passes,  ///< Kildall's round robin: whole passes over the function until one changes nothing.
+  sweep,   ///< One sweep in layout order that goes back to a block a branch changed behind it,
+           ///< evaluating an op only when an operand moved since its last evaluation.
+};
+
+/// A hand-written solve's iteration over a function's body: every op of every executable block
+/// in layout order, by whole passes or by one sweep with rewinds (`Order`). The analyses below
+/// supply the evaluation, and their branches report the blocks they change (`changed_block`).
+/// The sweep is Bourdoncle's recursive strategy over the layout order: when a back edge changes
+/// a loop's head, the loop is passed again before the sweep goes on; as the library's sweep, it
+/// skips an op none of whose operands moved since it was last evaluated (stamps by value and by
+/// op). It is a fixpoint when every value is defined earlier in the layout than its uses, except
+/// block arguments fed by back edges, as in the generated programs; the checks against the
+/// library's results confirm it.
+struct HandSolve {
   std::vector<std::uint8_t> executable;  ///< By block; the entry block is.
-  std::size_t passes = 0;                ///< Whole passes, the last one changing nothing.
-  std::size_t evaluations = 0;           ///< Ops evaluated over all passes.
+  std::vector<std::uint32_t> moved_at;   ///< By value: the stamp of its last move (sweep).
+  std::vector<std::uint32_t> seen_at;    ///< By op: the stamp of its last evaluation (sweep; 0: never).
+  std::vector<std::uint8_t> reads_more;  ///< By op: it read a state beyond its operands (sweep).
+  std::uint32_t stamp = 0;               ///< The current evaluation's stamp.
+  Order order;                           ///< How the evaluations are ordered.
+  std::size_t passes = 0;                ///< Whole passes (the last one changing nothing), or 1 sweep.
+  std::size_t rewinds = 0;               ///< Times the sweep went back.
+  std::size_t evaluations = 0;           ///< Ops evaluated in all.
+  BlockId rewind_to = no_index;          ///< The earliest block changed behind the sweep.
 
-  explicit RoundRobin(const Function& fn) : executable(fn.blocks.size(), 0) { executable[0] = 1; }
+  HandSolve(const Function& fn, Order o)
+      : executable(fn.blocks.size(), 0),
+        moved_at(o == Order::sweep ? fn.values.size() : 0, 0),
+        seen_at(o == Order::sweep ? fn.ops.size() : 0, 0),
+        reads_more(o == Order::sweep ? fn.ops.size() : 0, 0),
+        order(o) {
+    executable[0] = 1;
+  }
 
-  /// Runs the passes: `evaluate(block, op, data, operands)` returns whether anything moved.
+  /// Value `v`'s state moved (analyses call it on every move).
+  void moved(ValueId v) {
+    if (order == Order::sweep) moved_at[v] = stamp;
+  }
+
+  /// `op`'s evaluation read a state that is not one of its operands (SCCP's look-through): the
+  /// sweep evaluates it whenever it passes (the library names such states as extra operands).
+  void read_beyond_operands(OpId op) {
+    if (order == Order::sweep) reads_more[op] = 1;
+  }
+
+  /// Whether the sweep must evaluate `op`: never evaluated, reading more than its operands, or
+  /// an operand moved since.
+  [[nodiscard]] bool dirty(OpId op, const OpData& o, const ValueId* x) const {
+    const std::uint32_t seen = seen_at[op];
+    if (seen == 0 || reads_more[op] != 0) return true;
+    for (std::uint32_t i = 0; i < o.operand_count; ++i)
+      if (moved_at[x[i]] >= seen) return true;
+    return false;
+  }
+
+  /// A branch in block `from` changed block `target` (made it executable, or moved an argument).
+  void changed_block(BlockId target, BlockId from) {
+    if (target <= from) rewind_to = std::min(rewind_to, target);
+  }
+
+  /// Runs the solve: `evaluate(block, op, data, operands)` returns whether anything moved.
   template <class Evaluate>
   void iterate(const Function& fn, Evaluate&& evaluate) {
-    for (bool changed = true; changed;) {
-      changed = false;
+    for (bool again = true; again;) {
+      again = false;
       ++passes;
-      for (BlockId block = 0; block < fn.blocks.size(); ++block) {
-        if (executable[block] == 0) continue;
-        for (OpId op = fn.blocks[block].first_op; op != no_index; op = fn.ops[op].next) {
-          const OpData& o = fn.ops[op];
-          ++evaluations;
-          changed |= evaluate(block, op, o, fn.operands.data() + o.operand_begin);
+      for (BlockId block = 0; block < fn.blocks.size();) {
+        if (executable[block] != 0) {
+          for (OpId op = fn.blocks[block].first_op; op != no_index; op = fn.ops[op].next) {
+            const OpData& o = fn.ops[op];
+            const ValueId* x = fn.operands.data() + o.operand_begin;
+            if (order == Order::sweep) {
+              if (!dirty(op, o, x)) continue;
+              seen_at[op] = ++stamp;
+            }
+            ++evaluations;
+            again |= evaluate(block, op, o, x);
+          }
         }
+        if (order == Order::sweep && rewind_to != no_index) {
+          block = rewind_to;
+          ++rewinds;
+        } else {
+          ++block;
+        }
+        rewind_to = no_index;
       }
+      if (order == Order::sweep) break;  // one sweep: its rewinds passed every change again
     }
   }
 };
 
 /// The hand-written SCCP's states, by the IR's value and block ids.
-struct RoundRobinSccp : RoundRobin {
+struct HandSccp : HandSolve {
   std::vector<Known> known;           ///< By value.
   std::vector<std::uint64_t> bits;    ///< By value: the constant (meaningful when `known` says so).
 
@@ -90,6 +162,7 @@ struct RoundRobinSccp : RoundRobin {
     if (known[v] == k && (k != Known::constant || bits[v] == b)) return false;
     known[v] = k;
     bits[v] = b;
+    moved(v);
     return true;
   }
   /// Joins the state of `from` into `into`; whether `into` moved.
@@ -109,7 +182,7 @@ struct RoundRobinSccp : RoundRobin {
   }
 
   /// Evaluates a terminator: marks the successors it can take and joins what it forwards.
-  bool branch(const Function& fn, const OpData& o, const ValueId* x, bool conditional) {
+  bool branch(const Function& fn, BlockId from, const OpData& o, const ValueId* x, bool conditional) {
     int only = -1;  // the one successor a known condition takes
     if (conditional) {
       if (known[x[0]] == Known::uninitialized) return false;
@@ -119,12 +192,15 @@ struct RoundRobinSccp : RoundRobin {
     const Successor* s = fn.successors.data() + o.successor_begin;
     for (int i = 0; i < o.successor_count; ++i) {
       if (only >= 0 && i != only) continue;
+      bool target_moved = false;
       if (executable[s[i].block] == 0) {
         executable[s[i].block] = 1;
-        changed = true;
+        target_moved = true;
       }
       const ValueId first = fn.blocks[s[i].block].argument_begin;
-      for (std::uint32_t j = 0; j < s[i].operand_count; ++j) changed |= join(first + j, x[s[i].operand_begin + j]);
+      for (std::uint32_t j = 0; j < s[i].operand_count; ++j) target_moved |= join(first + j, x[s[i].operand_begin + j]);
+      if (target_moved) changed_block(s[i].block, from);
+      changed |= target_moved;
     }
     return changed;
   }
@@ -144,7 +220,10 @@ struct RoundRobinSccp : RoundRobin {
       if ((kind == BuiltinOp::muli && ((ka && (a & mask) == 0) || (kb && (b & mask) == 0))) ||
           (kind == BuiltinOp::subi && x[0] == x[1]))
         return set(r, Known::constant, 0);
-      if (const ValueId through = forwarded_value(fn, op); through != no_index) return join(r, through);
+      if (const ValueId through = forwarded_value(fn, op); through != no_index) {
+        read_beyond_operands(op);
+        return join(r, through);
+      }
     }
     if (known[x[0]] == Known::uninitialized || known[x[1]] == Known::uninitialized) return false;
     if (!ka || !kb) return set(r, Known::overdefined, 0);
@@ -159,14 +238,15 @@ struct RoundRobinSccp : RoundRobin {
     return set(r, Known::constant, value & mask);
   }
 
-  /// Solves `fn` (its function body only: the generated shape has no regions).
-  explicit RoundRobinSccp(const Function& fn)
-      : RoundRobin(fn), known(fn.values.size(), Known::uninitialized), bits(fn.values.size(), 0) {
+  /// Solves `fn` (its function body only: the generated shape has no regions) in order `how`.
+  HandSccp(const Function& fn, Order how)
+      : HandSolve(fn, how), known(fn.values.size(), Known::uninitialized), bits(fn.values.size(), 0) {
     for (std::uint32_t i = 0; i < fn.blocks[0].argument_count; ++i)
       known[fn.blocks[0].argument_begin + i] = Known::overdefined;
-    iterate(fn, [&](BlockId, OpId op, const OpData& o, const ValueId* x) {
+    iterate(fn, [&](BlockId block, OpId op, const OpData& o, const ValueId* x) {
       const auto kind = static_cast<BuiltinOp>(o.code);
-      if (kind == BuiltinOp::br || kind == BuiltinOp::cond_br) return branch(fn, o, x, kind == BuiltinOp::cond_br);
+      if (kind == BuiltinOp::br || kind == BuiltinOp::cond_br)
+        return branch(fn, block, o, x, kind == BuiltinOp::cond_br);
       if (o.result_count != 1 || known[o.result_begin] == Known::overdefined)
         return false;  // func.return, or nothing left to learn
       if (kind == BuiltinOp::constant) return set(o.result_begin, Known::constant, o.imm);
@@ -178,7 +258,7 @@ struct RoundRobinSccp : RoundRobin {
 };
 
 /// The hand-written integer ranges' states, by the IR's value and block ids.
-struct RoundRobinRanges : RoundRobin {
+struct HandRanges : HandSolve {
   std::vector<kildall::Interval> range;  ///< By value (meaningful when reached).
   std::vector<std::uint8_t> reached;     ///< By value.
   std::vector<std::uint8_t> back_changes;  ///< By value: changes of a block argument along back edges.
@@ -189,6 +269,7 @@ struct RoundRobinRanges : RoundRobin {
     if (reached[v] != 0 && range[v] == r) return false;
     range[v] = r;
     reached[v] = 1;
+    moved(v);
     return true;
   }
 
@@ -206,9 +287,10 @@ struct RoundRobinRanges : RoundRobin {
     const Successor* s = fn.successors.data() + o.successor_begin;
     for (int i = 0; i < o.successor_count && i < 2; ++i) {
       if (!take[i]) continue;
+      bool target_moved = false;
       if (executable[s[i].block] == 0) {
         executable[s[i].block] = 1;
-        changed = true;
+        target_moved = true;
       }
       const bool back = s[i].block <= from;
       const ValueId first = fn.blocks[s[i].block].argument_begin;
@@ -216,23 +298,26 @@ struct RoundRobinRanges : RoundRobin {
         const ValueId arg = first + j, value = x[s[i].operand_begin + j];
         if (reached[value] == 0) continue;
         if (reached[arg] == 0) {
-          changed |= set(arg, range[value]);
+          target_moved |= set(arg, range[value]);
           continue;
         }
         const bool widen = back && back_changes[arg] >= delay;
         widenings += widen ? 1 : 0;
         if (is_changed(widen ? range[arg].widen(range[value]) : range[arg].join(range[value]))) {
-          changed = true;
+          moved(arg);
+          target_moved = true;
           back_changes[arg] += back && back_changes[arg] < 255 ? 1 : 0;
         }
       }
+      if (target_moved) changed_block(s[i].block, from);
+      changed |= target_moved;
     }
     return changed;
   }
 
-  /// Solves `fn` (its function body only) with widening delay `delay`.
-  RoundRobinRanges(const Function& fn, std::uint32_t delay)
-      : RoundRobin(fn),
+  /// Solves `fn` (its function body only) with widening delay `delay`, in order `how`.
+  HandRanges(const Function& fn, std::uint32_t delay, Order how)
+      : HandSolve(fn, how),
         range(fn.values.size(), kildall::Interval::empty(1)),
         reached(fn.values.size(), 0),
         back_changes(fn.values.size(), 0) {
@@ -268,85 +353,106 @@ double ns_per_op(std::chrono::steady_clock::time_point start, std::size_t ops) {
          static_cast<double>(ops);
 }
 
-/// The fastest of `runs` runs of the hand version and of the library's, alternating (0: not run).
+/// Which solves a run times: both hand-written orders and the library's, or one of them.
+struct Selection {
+  bool passes = true, sweep = true, library = true;
+};
+
+/// The fastest of `runs` runs of each selected solve, alternating (ns per op; 0: not run).
+struct Times {
+  double passes = 0, sweep = 0, library = 0;
+};
+
 template <class Hand, class Library>
-std::pair<double, double> fastest(std::size_t runs, std::size_t ops, std::string_view only, Hand&& hand,
-                                  Library&& library) {
-  double hand_best = 0, library_best = 0;
+Times fastest(std::size_t runs, std::size_t ops, Selection which, Hand&& hand, Library&& library) {
+  Times best;
+  const auto time = [&](double& into, std::size_t i, auto&& solve) {
+    const auto start = std::chrono::steady_clock::now();
+    solve();
+    const double t = ns_per_op(start, ops);
+    into = i == 0 ? t : std::min(into, t);
+  };
   for (std::size_t i = 0; i < runs; ++i) {
-    if (only != "library") {
-      const auto start = std::chrono::steady_clock::now();
-      hand();
-      const double t = ns_per_op(start, ops);
-      hand_best = i == 0 ? t : std::min(hand_best, t);
-    }
-    if (only != "hand") {
-      const auto start = std::chrono::steady_clock::now();
-      library();
-      const double t = ns_per_op(start, ops);
-      library_best = i == 0 ? t : std::min(library_best, t);
-    }
+    if (which.passes) time(best.passes, i, [&] { hand(Order::passes); });
+    if (which.sweep) time(best.sweep, i, [&] { hand(Order::sweep); });
+    if (which.library) time(best.library, i, library);
   }
-  return {hand_best, library_best};
+  return best;
 }
 
-/// Prints the hand version's counts and the timings.
-void print_times(std::size_t passes, std::size_t evaluations, std::size_t ops, std::pair<double, double> t,
-                 std::string_view only, const char* library) {
-  std::printf("; by hand: %zu passes, %.2f evaluations per op", passes,
-              static_cast<double>(evaluations) / static_cast<double>(ops));
-  if (only != "library") std::printf("; by hand %.1f ns/op", t.first);
-  if (only != "hand") std::printf("; %s %.1f ns/op", library, t.second);
-  if (only.empty()) std::printf(" (%.2fx)", t.second / t.first);
-  std::printf(" (%zu ops)\n", ops);
+/// Prints the hand-written solves' counts and the timings of those that ran.
+void print_times(const HandSolve& passes, const HandSolve& sweep, std::size_t ops, const Times& t, Selection which,
+                 const char* library) {
+  const auto per_op = [&](std::size_t n) { return static_cast<double>(n) / static_cast<double>(ops); };
+  std::printf("\n  by hand, passes: %zu passes, %.2f evaluations per op", passes.passes, per_op(passes.evaluations));
+  if (which.passes) std::printf(", %.1f ns/op", t.passes);
+  std::printf("\n  by hand, sweep: %zu rewinds, %.2f evaluations per op", sweep.rewinds, per_op(sweep.evaluations));
+  if (which.sweep) std::printf(", %.1f ns/op", t.sweep);
+  if (which.library) std::printf("\n  %s: %.1f ns/op", library, t.library);
+  if (which.passes && which.sweep && which.library)
+    std::printf("\n  library / passes %.2fx, library / sweep %.2fx", t.library / t.passes, t.library / t.sweep);
+  std::printf("\n");
 }
 
-int sccp_floor(const Function& fn, const OpRegistry& registry, std::size_t ops, std::size_t runs,
-               std::string_view only) {
-  const auto t = fastest(
-      runs, ops, only, [&] { (void)RoundRobinSccp(fn); }, [&] { (void)SccpAnalysis(fn, registry); });
-  const RoundRobinSccp hand(fn);
+/// SCCP: both hand-written orders must agree with `SccpAnalysis` on every value.
+int sccp_floor(const Function& fn, const OpRegistry& registry, std::size_t ops, std::size_t runs, Selection which) {
+  const Times t = fastest(
+      runs, ops, which, [&](Order order) { (void)HandSccp(fn, order); }, [&] { (void)SccpAnalysis(fn, registry); });
   const SccpAnalysis analysis(fn, registry);
+  const HandSccp passes(fn, Order::passes), sweep(fn, Order::sweep);
   std::size_t constants = 0, differ = 0;
   for (ValueId v = 0; v < fn.values.size(); ++v) {
     const ConstantState* s = analysis.lookup(v);
     const Known k = s == nullptr ? Known::uninitialized : s->is_constant() ? Known::constant : Known::overdefined;
     constants += k == Known::constant ? 1 : 0;
-    if (k == hand.known[v] && (k != Known::constant || s->constant() == hand.bits[v])) continue;
-    if (differ++ == 0)
-      std::fprintf(stderr, "analysis_floor: value %u (%s) differs: SccpAnalysis %d, by hand %d\n", v,
-                   std::string(fn.value_name(v)).c_str(), static_cast<int>(k), static_cast<int>(hand.known[v]));
+    for (const HandSccp* hand : {&passes, &sweep}) {
+      if (k == hand->known[v] && (k != Known::constant || s->constant() == hand->bits[v])) continue;
+      if (differ++ == 0)
+        std::fprintf(stderr, "analysis_floor: value %u (%s) differs: SccpAnalysis %d, by hand (%s) %d\n", v,
+                     std::string(fn.value_name(v)).c_str(), static_cast<int>(k),
+                     hand == &passes ? "passes" : "sweep", static_cast<int>(hand->known[v]));
+    }
   }
-  std::printf("%zu values, %zu constants, %zu differ", fn.values.size(), constants, differ);
-  print_times(hand.passes, hand.evaluations, ops, t, only, "SccpAnalysis");
+  std::printf("sccp, %zu ops: %zu values, %zu constants, %zu differences", ops, fn.values.size(), constants, differ);
+  print_times(passes, sweep, ops, t, which, "SccpAnalysis");
   return differ == 0 ? 0 : 1;
 }
 
+/// Integer ranges: both hand-written orders must reach the values `IntRangeAnalysis` reaches,
+/// none narrower (their widening points are not the solver's, so some may be wider).
 int int_range_floor(const Function& fn, const OpRegistry& registry, std::size_t ops, std::size_t runs,
-                    std::string_view only) {
+                    Selection which) {
   const std::uint32_t delay = kildall::SolverOptions{}.widening_delay;
-  const auto t = fastest(
-      runs, ops, only, [&] { (void)RoundRobinRanges(fn, delay); }, [&] { (void)IntRangeAnalysis(fn, &registry); });
-  const RoundRobinRanges hand(fn, delay);
+  const Times t = fastest(
+      runs, ops, which, [&](Order order) { (void)HandRanges(fn, delay, order); },
+      [&] { (void)IntRangeAnalysis(fn, &registry); });
   const IntRangeAnalysis analysis(fn, &registry);
-  std::size_t reached = 0, wider = 0, narrower = 0, unordered = 0;
-  for (ValueId v = 0; v < fn.values.size(); ++v) {
-    const kildall::Interval* s = analysis.lookup(v);
-    if ((s != nullptr) != (hand.reached[v] != 0)) {
-      ++unordered;  // reached by one only
-      continue;
+  const HandRanges passes(fn, delay, Order::passes), sweep(fn, delay, Order::sweep);
+  std::size_t reached = 0, failures = 0;
+  std::printf("int-range, %zu ops: %zu values", ops, fn.values.size());
+  for (const HandRanges* hand : {&passes, &sweep}) {
+    std::size_t wider = 0, narrower = 0, unordered = 0;
+    reached = 0;
+    for (ValueId v = 0; v < fn.values.size(); ++v) {
+      const kildall::Interval* s = analysis.lookup(v);
+      if ((s != nullptr) != (hand->reached[v] != 0)) {
+        ++unordered;  // reached by one only
+        continue;
+      }
+      if (s == nullptr) continue;
+      ++reached;
+      if (*s == hand->range[v]) continue;
+      if (s->leq(hand->range[v])) ++wider;
+      else if (hand->range[v].leq(*s)) ++narrower;
+      else ++unordered;
     }
-    if (s == nullptr) continue;
-    ++reached;
-    if (*s == hand.range[v]) continue;
-    if (s->leq(hand.range[v])) ++wider;
-    else if (hand.range[v].leq(*s)) ++narrower;
-    else ++unordered;
+    std::printf(", %s: %zu wider, %zu narrower, %zu unordered or reached by one only (%zu widenings)",
+                hand == &passes ? "passes" : "sweep", wider, narrower, unordered, hand->widenings);
+    failures += narrower + unordered;
   }
-  std::printf("%zu values, %zu reached, by hand %zu wider, %zu narrower, %zu unordered or reached by one only, "
-              "%zu widenings", fn.values.size(), reached, wider, narrower, unordered, hand.widenings);
-  print_times(hand.passes, hand.evaluations, ops, t, only, "IntRangeAnalysis");
-  return narrower == 0 && unordered == 0 ? 0 : 1;
+  std::printf(", %zu reached by the library", reached);
+  print_times(passes, sweep, ops, t, which, "IntRangeAnalysis");
+  return failures == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -354,8 +460,9 @@ int int_range_floor(const Function& fn, const OpRegistry& registry, std::size_t 
 int main(int argc, char** argv) {
   const std::string_view analysis = argc == 4 || argc == 5 ? argv[1] : "";
   const std::string_view only = argc == 5 ? argv[4] : "";
-  if ((analysis != "sccp" && analysis != "int-range") || (argc == 5 && only != "hand" && only != "library")) {
-    std::fprintf(stderr, "usage: analysis_floor <sccp|int-range> <ops> <runs> [hand|library]\n");
+  if ((analysis != "sccp" && analysis != "int-range") ||
+      (argc == 5 && only != "passes" && only != "sweep" && only != "library")) {
+    std::fprintf(stderr, "usage: analysis_floor <sccp|int-range> <ops> <runs> [passes|sweep|library]\n");
     return 2;
   }
   const auto ops = static_cast<std::size_t>(std::strtoull(argv[2], nullptr, 10));
@@ -364,9 +471,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "analysis_floor: <ops> must be at least 64 and <runs> at least 1\n");
     return 2;
   }
+  Selection which;
+  if (!only.empty()) which = Selection{only == "passes", only == "sweep", only == "library"};
   const OpRegistry registry;
   const Module module = parse_and_verify(
       kildall::bench::generate_mlir_program(kildall::bench::ProgramShape::cfg, ops, 1, ops), registry, "generated.mlir");
   const Function& fn = module.functions.at(0);
-  return analysis == "sccp" ? sccp_floor(fn, registry, ops, runs, only) : int_range_floor(fn, registry, ops, runs, only);
+  return analysis == "sccp" ? sccp_floor(fn, registry, ops, runs, which)
+                            : int_range_floor(fn, registry, ops, runs, which);
 }
