@@ -15,9 +15,10 @@
 //
 // SCCP is Wegman and Zadeck's (TOPLAS 1991): a value is uninitialized, one constant or
 // overdefined, and only the edges a branch can take make blocks executable, with the same folds
-// as `SccpProblem`: the forwarding identities (`fold_binary_forwarding`), `x * 0`, `x - x`,
-// `cmpi` of one value with itself, and the look-through `(a + b) - b` (`forwarded_value`). Both
-// orders must agree with `SccpAnalysis` on every value.
+// as `SccpProblem`, from arith.hpp and sccp.hpp: the forwarding identities
+// (`fold_binary_forwarding`), the constant ones (`fold_binary_identity`: `x * 0`, `x - x`),
+// `cmpi` of one value with itself (`compare_of_equal_operands`), and the look-through
+// `(a + b) - b` (`forwarded_value`). Both orders must agree with `SccpAnalysis` on every value.
 //
 // The integer ranges use the library's free transfer functions (`infer_add`, ...,
 // `infer_cmp_interval`) and `Interval`'s join and widening (Cousot and Cousot, POPL 1977): a
@@ -34,6 +35,7 @@
 // runs (for cachegrind: the difference between two numbers of runs is its instructions). Exits 1
 // when a check fails.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -66,7 +68,7 @@ enum class Order : std::uint8_t {
 
 /// A hand-written solve's iteration over a function's body: every op of every executable block
 /// in layout order, by whole passes or by one sweep with rewinds (`Order`). The analyses below
-/// supply the evaluation, and their branches report the blocks they change (`changed_block`).
+/// supply the evaluation, their branches through `branch_to`.
 /// The sweep is Bourdoncle's recursive strategy over the layout order: when a back edge changes
 /// a loop's head, the loop is passed again before the sweep goes on; as the library's sweep, it
 /// skips an op none of whose operands moved since it was last evaluated (stamps by value and by
@@ -115,9 +117,28 @@ struct HandSolve {
     return false;
   }
 
-  /// A branch in block `from` changed block `target` (made it executable, or moved an argument).
-  void changed_block(BlockId target, BlockId from) {
-    if (target <= from) rewind_to = std::min(rewind_to, target);
+  /// Evaluates branch `o` in block `from` (operands `x`): each successor it can take (`take`)
+  /// becomes executable, and `forward(argument, value, back)` moves each of its arguments by the
+  /// value passed (`back`: along a back edge, to a block at or before `from`) and says whether
+  /// it moved. A successor that changed behind the sweep is where the sweep goes back to.
+  template <class Forward>
+  bool branch_to(const Function& fn, BlockId from, const OpData& o, const ValueId* x, std::array<bool, 2> take,
+                 Forward&& forward) {
+    bool changed = false;
+    const Successor* s = fn.successors.data() + o.successor_begin;
+    for (std::size_t i = 0; i < o.successor_count && i < take.size(); ++i) {
+      if (!take[i]) continue;
+      const BlockId target = s[i].block;
+      bool target_moved = executable[target] == 0;
+      executable[target] = 1;
+      const bool back = target <= from;
+      const ValueId first = fn.blocks[target].argument_begin;
+      for (std::uint32_t j = 0; j < s[i].operand_count; ++j)
+        target_moved |= forward(first + j, x[s[i].operand_begin + j], back);
+      if (target_moved && back) rewind_to = std::min(rewind_to, target);
+      changed |= target_moved;
+    }
+    return changed;
   }
 
   /// Runs the solve: `evaluate(block, op, data, operands)` returns whether anything moved.
@@ -173,53 +194,31 @@ struct HandSccp : HandSolve {
     return false;
   }
 
-  /// `cmpi <p>, x, x`: true for eq, sle, sge, ule, uge.
-  static bool compare_with_itself(std::uint64_t predicate) {
-    using kildall::CmpPredicate;
-    const auto p = static_cast<CmpPredicate>(predicate);
-    return p == CmpPredicate::eq || p == CmpPredicate::sle || p == CmpPredicate::sge || p == CmpPredicate::ule ||
-           p == CmpPredicate::uge;
-  }
-
   /// Evaluates a terminator: marks the successors it can take and joins what it forwards.
   bool branch(const Function& fn, BlockId from, const OpData& o, const ValueId* x, bool conditional) {
-    int only = -1;  // the one successor a known condition takes
+    std::array<bool, 2> take = {true, true};
     if (conditional) {
       if (known[x[0]] == Known::uninitialized) return false;
-      if (known[x[0]] == Known::constant) only = (bits[x[0]] & 1) != 0 ? 0 : 1;
+      if (known[x[0]] == Known::constant) take = {(bits[x[0]] & 1) != 0, (bits[x[0]] & 1) == 0};
     }
-    bool changed = false;
-    const Successor* s = fn.successors.data() + o.successor_begin;
-    for (int i = 0; i < o.successor_count; ++i) {
-      if (only >= 0 && i != only) continue;
-      bool target_moved = false;
-      if (executable[s[i].block] == 0) {
-        executable[s[i].block] = 1;
-        target_moved = true;
-      }
-      const ValueId first = fn.blocks[s[i].block].argument_begin;
-      for (std::uint32_t j = 0; j < s[i].operand_count; ++j) target_moved |= join(first + j, x[s[i].operand_begin + j]);
-      if (target_moved) changed_block(s[i].block, from);
-      changed |= target_moved;
-    }
-    return changed;
+    return branch_to(fn, from, o, x, take, [&](ValueId arg, ValueId value, bool) { return join(arg, value); });
   }
 
   /// Evaluates `addi`, `subi`, `muli` or `cmpi` into its result `r`.
   bool arith(const Function& fn, OpId op, const OpData& o, const ValueId* x, ValueId r) {
     const auto kind = static_cast<BuiltinOp>(o.code);
     const unsigned width = fn.values[r].type.width();
-    const std::uint64_t mask = width_mask(width);
     const std::uint64_t a = bits[x[0]], b = bits[x[1]];
     const bool ka = known[x[0]] == Known::constant, kb = known[x[1]] == Known::constant;
     if (kind == BuiltinOp::cmpi) {
-      if (x[0] == x[1]) return set(r, Known::constant, compare_with_itself(o.imm) ? 1 : 0);
+      if (x[0] == x[1])
+        return set(r, Known::constant, compare_of_equal_operands(static_cast<kildall::CmpPredicate>(o.imm)) ? 1 : 0);
     } else {
-      if (const auto f = fold_binary_forwarding(o.code, width, x[0] == x[1], ka ? &a : nullptr, kb ? &b : nullptr))
-        return join(r, x[*f]);
-      if ((kind == BuiltinOp::muli && ((ka && (a & mask) == 0) || (kb && (b & mask) == 0))) ||
-          (kind == BuiltinOp::subi && x[0] == x[1]))
-        return set(r, Known::constant, 0);
+      const std::uint64_t* known_a = ka ? &a : nullptr;
+      const std::uint64_t* known_b = kb ? &b : nullptr;
+      if (const auto f = fold_binary_forwarding(o.code, width, x[0] == x[1], known_a, known_b)) return join(r, x[*f]);
+      if (const auto bits_of = fold_binary_identity(o.code, width, x[0] == x[1], known_a, known_b))
+        return set(r, Known::constant, *bits_of);
       if (const ValueId through = forwarded_value(fn, op); through != no_index) {
         read_beyond_operands(op);
         return join(r, through);
@@ -227,15 +226,10 @@ struct HandSccp : HandSolve {
     }
     if (known[x[0]] == Known::uninitialized || known[x[1]] == Known::uninitialized) return false;
     if (!ka || !kb) return set(r, Known::overdefined, 0);
-    std::uint64_t value = 0;
-    switch (kind) {
-      case BuiltinOp::addi: value = a + b; break;
-      case BuiltinOp::subi: value = a - b; break;
-      case BuiltinOp::muli: value = a * b; break;
-      default:
-        value = evaluate_compare(static_cast<kildall::CmpPredicate>(o.imm), a, b, fn.values[x[0]].type.width()) ? 1 : 0;
-    }
-    return set(r, Known::constant, value & mask);
+    if (kind == BuiltinOp::cmpi)
+      return set(r, Known::constant,
+                 evaluate_compare(static_cast<kildall::CmpPredicate>(o.imm), a, b, fn.values[x[0]].type.width()) ? 1 : 0);
+    return set(r, Known::constant, evaluate_binary(o.code, width, a, b).value);  // (add, sub, mul: always defined)
   }
 
   /// Solves `fn` (its function body only: the generated shape has no regions) in order `how`.
@@ -277,42 +271,21 @@ struct HandRanges : HandSolve {
   /// along a back edge past the delay, widens) what it forwards into their arguments.
   bool branch(const Function& fn, BlockId from, const OpData& o, const ValueId* x, bool conditional,
               std::uint32_t delay) {
-    bool take[2] = {true, true};
+    std::array<bool, 2> take = {true, true};
     if (conditional) {
       if (reached[x[0]] == 0) return false;
-      take[0] = range[x[0]].contains(1);
-      take[1] = range[x[0]].contains(0);
+      take = {range[x[0]].contains(1), range[x[0]].contains(0)};
     }
-    bool changed = false;
-    const Successor* s = fn.successors.data() + o.successor_begin;
-    for (int i = 0; i < o.successor_count && i < 2; ++i) {
-      if (!take[i]) continue;
-      bool target_moved = false;
-      if (executable[s[i].block] == 0) {
-        executable[s[i].block] = 1;
-        target_moved = true;
-      }
-      const bool back = s[i].block <= from;
-      const ValueId first = fn.blocks[s[i].block].argument_begin;
-      for (std::uint32_t j = 0; j < s[i].operand_count; ++j) {
-        const ValueId arg = first + j, value = x[s[i].operand_begin + j];
-        if (reached[value] == 0) continue;
-        if (reached[arg] == 0) {
-          target_moved |= set(arg, range[value]);
-          continue;
-        }
-        const bool widen = back && back_changes[arg] >= delay;
-        widenings += widen ? 1 : 0;
-        if (is_changed(widen ? range[arg].widen(range[value]) : range[arg].join(range[value]))) {
-          moved(arg);
-          target_moved = true;
-          back_changes[arg] += back && back_changes[arg] < 255 ? 1 : 0;
-        }
-      }
-      if (target_moved) changed_block(s[i].block, from);
-      changed |= target_moved;
-    }
-    return changed;
+    return branch_to(fn, from, o, x, take, [&](ValueId arg, ValueId value, bool back) {
+      if (reached[value] == 0) return false;
+      if (reached[arg] == 0) return set(arg, range[value]);
+      const bool widen = back && back_changes[arg] >= delay;
+      widenings += widen ? 1 : 0;
+      if (!is_changed(widen ? range[arg].widen(range[value]) : range[arg].join(range[value]))) return false;
+      moved(arg);
+      back_changes[arg] += back && back_changes[arg] < 255 ? 1 : 0;
+      return true;
+    });
   }
 
   /// Solves `fn` (its function body only) with widening delay `delay`, in order `how`.
